@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages mdgate builds and tests with. Safe to run again: packages that are
+# already present are left alone, and apt is only asked when something is missing.
+set -euo pipefail
+
+packages=(
+  gcc make pkg-config            # native builds (JNI libraries)
+  openjdk-17-jdk-headless maven  # Java 17 build
+  dpdk libdpdk-dev libpcap-dev   # DPDK 22.11 ingress and its pcap PMD
+  rdma-core libibverbs-dev librdmacm-dev ibverbs-utils  # verbs egress
+  iproute2                       # network namespaces and veth pairs in tests
+  tshark                         # independent dissection of generated captures in tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  [[ $p == \#* ]] && continue
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} OS packages present"
+  exit 0
+fi
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "setup: missing packages: ${missing[*]}" >&2
+  echo "setup: run 'sudo deploy/setup.sh' (installing packages needs root)" >&2
+  exit 1
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# tshark asks whether non-root users may capture; answer once, non-interactively.
+echo 'wireshark-common wireshark-common/install-setuid boolean false' | debconf-set-selections
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
