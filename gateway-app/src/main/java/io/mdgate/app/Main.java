@@ -1,27 +1,64 @@
 package io.mdgate.app;
 
+import java.util.concurrent.Callable;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * The {@code mdgate} command line: the operator's entry point to the gateway, its tools and the simulator.
+ * Subcommands are registered in the {@code subcommands} list of the annotation below, each with a one-sentence
+ * description; {@link #commandLine()} gives all of them, and any added later, the same handling of wrong
+ * arguments. Not thread-safe: build one {@link CommandLine} per invocation.
  */
 @Command(
     name = "mdgate",
     mixinStandardHelpOptions = true,
-    version = "mdgate 0.1.0",
-    description = "Market-data gateway: ITCH 5.0 / MoldUDP64 in, normalized ticks out.",
+    versionProvider = MdgateVersion.class,
+    description = "Market-data gateway: ITCH 5.0 over MoldUDP64 in, normalized 64-byte ticks out.",
+    synopsisSubcommandLabel = "COMMAND",
+    commandListHeading = "%nCommands:%n",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:Success.",
+        "1:The command failed while running.",
+        "2:Invalid arguments; the message says what is wrong." },
+    footer = "%nRun 'mdgate help COMMAND' for the options of a command.",
     subcommands = { CommandLine.HelpCommand.class })
-public final class Main implements Runnable
+public final class Main implements Callable<Integer>
 {
+    @Spec
+    private CommandSpec spec;
+
+    /**
+     * {@code mdgate} without a command is a usage error, reported like any other.
+     */
     @Override
-    public void run()
+    public Integer call()
     {
-        new CommandLine(this).usage(System.out);
+        throw new ParameterException(spec.commandLine(), "Missing command: choose one of the commands below");
+    }
+
+    /**
+     * Builds the command line with every registered subcommand. Wrong arguments of any command (unknown option or
+     * command, missing or invalid parameter, or a {@link ParameterException} thrown by the command itself while
+     * validating its input) print what is wrong and that command's usage to stderr and give exit code
+     * {@link CommandLine.ExitCode#USAGE} (2); see {@link UsageErrorHandler}.
+     *
+     * @return a new command line, ready for {@link CommandLine#execute(String...)}.
+     */
+    public static CommandLine commandLine()
+    {
+        final CommandLine commandLine = new CommandLine(new Main());
+        commandLine.setParameterExceptionHandler(new UsageErrorHandler());
+        return commandLine;
     }
 
     public static void main(final String[] args)
     {
-        System.exit(new CommandLine(new Main()).execute(args));
+        System.exit(commandLine().execute(args));
     }
 }
