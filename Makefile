@@ -1,0 +1,69 @@
+# mdgate: the operator's entry point. On a fresh Debian 12 host (as root), `make demo` and `make test` install
+# what they need (deploy/setup.sh, idempotent) and build with Maven before doing their work.
+#
+# Variables: MVN_FLAGS (extra Maven flags, e.g. -o for offline), DEMO_DIR, DEMO_MESSAGES, DEMO_SEED,
+# BENCH (JMH regexp), BENCH_ARGS (extra JMH options, e.g. "-f 1 -wi 2 -i 3"), BENCH_DIR.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+MVN       ?= mvn
+MVN_FLAGS ?=
+MAVEN     := $(MVN) -B --no-transfer-progress $(MVN_FLAGS)
+JAVA      := $(if $(JAVA_HOME),$(JAVA_HOME)/bin/java,java)
+JVM_FLAGS  = $$(cat gateway-app/target/jvm.options)
+
+# Tags of the tests `make test-unit` leaves out: long runs, network namespaces (root), the Soft-RoCE guest.
+UNIT_EXCLUDED_TAGS := slow,netns,softroce
+
+DEMO_DIR      ?= target/demo
+DEMO_MESSAGES ?= 1000000
+DEMO_SEED     ?= 1
+
+BENCH      ?= .
+BENCH_ARGS ?=
+BENCH_DIR  ?= target/bench
+
+.PHONY: help setup build test test-unit demo bench clean
+
+help: ## List the targets.
+	@echo "mdgate make targets (README.md explains each):"
+	@grep -E '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 20
+
+setup: ## Install the OS packages mdgate needs (deploy/setup.sh; root installs, others get told what is missing).
+	deploy/setup.sh
+
+build: setup ## Build every module, tests compiled but not run.
+	$(MAVEN) -DskipTests package
+
+test: setup ## Build and run every test suite, tagged ones included (what .ci/run does).
+	$(MAVEN) verify -Dmdgate.test.groups= -Dmdgate.test.excludedGroups=
+
+test-unit: setup ## Build and run the quick tests (no slow, netns or softroce tags).
+	$(MAVEN) verify -Dmdgate.test.excludedGroups=$(UNIT_EXCLUDED_TAGS)
+
+demo: setup ## Simulate an ITCH session into a pcap, then decode it with a summary.
+	$(MAVEN) -DskipTests -pl gateway-app -am package
+	mkdir -p $(DEMO_DIR)
+	./mdgate sim --messages $(DEMO_MESSAGES) --seed $(DEMO_SEED) --pcap $(DEMO_DIR)/sim.pcap
+	./mdgate decode $(DEMO_DIR)/sim.pcap
+
+bench: setup ## Run the JMH benchmarks with the project's JVM flags; results under target/bench/.
+	$(MAVEN) -DskipTests -pl benchmarks,gateway-app -am package
+	@count=$$($(JAVA) -jar benchmarks/target/benchmarks.jar -l '$(BENCH)' | tail -n +2 | grep -c . || true); \
+	if [[ $$count -eq 0 ]]; then echo "bench: no JMH benchmark matches '$(BENCH)' in benchmarks/" >&2; exit 1; fi
+	@run=$(BENCH_DIR)/$$(date -u +%Y%m%d-%H%M%S); mkdir -p $$run; \
+	{ echo "date: $$(date -u +%FT%TZ)"; echo "host: $$(uname -srm), $$(nproc) CPUs"; \
+	  grep -m1 'model name' /proc/cpuinfo || true; $(JAVA) -version 2>&1 | head -1; \
+	  echo "jvm flags: $(JVM_FLAGS)"; echo "jmh: $(BENCH_ARGS) '$(BENCH)'"; } > $$run/machine.txt; \
+	cat $$run/machine.txt; \
+	$(JAVA) $(JVM_FLAGS) -jar benchmarks/target/benchmarks.jar $(BENCH_ARGS) \
+	    -rf json -rff $$run/jmh.json '$(BENCH)' | tee $$run/jmh.txt; \
+	ln -sfn $$(basename $$run) $(BENCH_DIR)/latest; \
+	echo "bench: results in $$run (also $(BENCH_DIR)/latest)"
+
+clean: ## Remove every build output (module target/ folders, demo and bench results).
+	$(MAVEN) -q clean
+	rm -rf target
