@@ -2,6 +2,7 @@ package io.mdgate.core.mold;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -39,8 +40,13 @@ class MoldUdp64SampleTest
             System.out.println("SKIPPED MoldUdp64SampleTest: ../shared/samples/" + SAMPLE +
                 " is not beside the project root (samples are optional and never copied into the repository)");
         }
-        assumeTrue(present, "../shared/samples/" + SAMPLE + " is absent");
-        file = Files.readAllBytes(sample);
+        file = present ? Files.readAllBytes(sample) : null;
+    }
+
+    @BeforeEach
+    void requireSample()
+    {
+        assumeTrue(file != null, "../shared/samples/" + SAMPLE + " is absent");
     }
 
     private static Path samplesDirectory()
