@@ -86,13 +86,13 @@ final class DecodeSummaryText
         line(sb, "packets", s.packets() + " (heartbeats " + s.heartbeats() + ", end of session " +
             (s.endOfSession() ? "seen" : "not seen") +
             (s.unsequencedPackets() > 0 ? ", unsequenced " + s.unsequencedPackets() : "") +
-            (s.heldPackets() > 0 ? ", reordered " + s.heldPackets() : "") + ")");
+            (s.heldPackets() > 0 ? ", held for reordering " + s.heldPackets() : "") + ")");
         for (int line = 0; line < 2; line++)
         {
             line(sb, line == 0 ? "line A" : "line B", (s.lineDestination(line) == null ? "-" : s.lineDestination(line)) +
                 ", " + s.linePackets(line) + " packets");
         }
-        line(sb, "session", s.session() == null ? "-" : printable(s.session()));
+        line(sb, "session", s.session() == null ? "-" : s.session().isEmpty() ? "(blank)" : printable(s.session()));
         for (final Map.Entry<String, Long> other : s.otherSessions().entrySet())
         {
             line(sb, "other session", printable(other.getKey()) + ": " + other.getValue() + " packets dropped");

@@ -121,26 +121,39 @@ public enum ItchFileFormat
     }
 
     /**
-     * Walks up to {@link #RECORDS_TO_CHECK} records from the start. Every record seen must be a known ITCH type whose
-     * prefix is its length (or zero, for the zero-prefixed framing); the walk may stop at the end of the sample.
+     * Walks up to {@link #RECORDS_TO_CHECK} records from the start, the walk ending early at the end of the sample or
+     * where the framing cannot go on (a zero prefix in a daily file, an unknown type in a zero-prefixed one). A record
+     * is good when its type is ITCH 5.0 and its prefix is its length (daily) or zero (zero-prefixed). The file matches
+     * when the first record is good and at least three in four of those looked at are, so a damaged record near the
+     * start does not hide an otherwise good file.
      */
     private static boolean framesCleanly(
         final DirectBuffer buffer, final int offset, final int length, final boolean zeroPrefixed)
     {
         int at = offset;
         final int end = offset + length;
-        int records = 0;
-        while (records < RECORDS_TO_CHECK && at + PREFIX_LENGTH < end)
+        int checked = 0;
+        int good = 0;
+        while (checked < RECORDS_TO_CHECK && at + PREFIX_LENGTH < end)
         {
             final int prefix = buffer.getShort(at, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-            final int messageLength = ItchMessageType.lengthOf(buffer.getByte(at + PREFIX_LENGTH));
-            if (messageLength == 0 || prefix != (zeroPrefixed ? 0 : messageLength))
+            final int typeLength = ItchMessageType.lengthOf(buffer.getByte(at + PREFIX_LENGTH));
+            checked++;
+            if (typeLength != 0 && prefix == (zeroPrefixed ? 0 : typeLength))
+            {
+                good++;
+            }
+            else if (checked == 1)
             {
                 return false;
             }
-            at += PREFIX_LENGTH + messageLength;
-            records++;
+            final int next = zeroPrefixed ? typeLength : prefix;
+            if (next == 0)
+            {
+                break;
+            }
+            at += PREFIX_LENGTH + next;
         }
-        return records > 0;
+        return good > 0 && good * 4 >= checked * 3;
     }
 }

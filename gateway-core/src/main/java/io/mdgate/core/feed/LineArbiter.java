@@ -2,10 +2,10 @@ package io.mdgate.core.feed;
 
 import io.mdgate.core.mold.MoldUdp64MessageHandler;
 import io.mdgate.core.mold.MoldUdp64PacketDecoder;
+import io.mdgate.core.mold.MoldUdp64Session;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Merges the A and B lines of one MoldUDP64 session into one stream in which every sequence is delivered once, in
@@ -557,10 +557,10 @@ public final class LineArbiter
         return hasSession;
     }
 
-    /** @return the arbitrated session id as text, trailing spaces kept. Allocates: for reports. */
+    /** @return the arbitrated session id as text without its padding. Allocates: for reports. */
     public String session()
     {
-        return hasSession ? new String(session, StandardCharsets.US_ASCII) : "";
+        return hasSession ? MoldUdp64Session.text(session) : "";
     }
 
     /** @return distinct other sessions counted, at most {@link #MAX_OTHER_SESSIONS}. */
@@ -569,10 +569,10 @@ public final class LineArbiter
         return otherSessionCount;
     }
 
-    /** @return an other session's id as text. Allocates: for reports. */
+    /** @return an other session's id as text without its padding. Allocates: for reports. */
     public String otherSession(final int index)
     {
-        return new String(otherSessions[index], StandardCharsets.US_ASCII);
+        return MoldUdp64Session.text(otherSessions[index]);
     }
 
     public long otherSessionPackets(final int index)

@@ -70,6 +70,14 @@ class ItchFileFormatTest
     }
 
     @Test
+    void shouldStillRecogniseADailyFileWithOneDamagedRecordNearTheStart()
+    {
+        final byte[] damaged = itch('A', 2);
+        damaged[0] = '%';
+        assertEquals(ItchFileFormat.DAILY, detect(dailyFile(itch('S', 1), damaged, itch('A', 3), itch('D', 4))));
+    }
+
+    @Test
     void shouldRefuseADailyFileWhosePrefixDisagreesWithTheType()
     {
         final byte[] file = dailyFile(itch('S', 1), itch('A', 2));

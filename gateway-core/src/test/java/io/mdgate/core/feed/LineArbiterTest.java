@@ -257,7 +257,7 @@ class LineArbiterTest
         assertEquals(range(1, 2), delivered.sequences());
         assertEquals(SESSION, arbiter.session());
         assertEquals(2, arbiter.otherSessions());
-        assertEquals("OTHER     ", arbiter.otherSession(0));
+        assertEquals("OTHER", arbiter.otherSession(0));
         assertEquals(2, arbiter.otherSessionPackets(0));
         assertEquals(1, arbiter.otherSessionPackets(1));
         assertEquals(3, arbiter.otherSessionPacketsTotal());
