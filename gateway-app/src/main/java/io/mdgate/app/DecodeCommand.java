@@ -1,0 +1,275 @@
+package io.mdgate.app;
+
+import io.mdgate.core.capture.CaptureFormatException;
+import io.mdgate.core.capture.DecodeSummary;
+import io.mdgate.core.capture.ItchFileDecoder;
+import io.mdgate.core.capture.ItchFileFormat;
+import io.mdgate.core.capture.UdpEndpoint;
+import io.mdgate.core.feed.LineArbiter;
+import io.mdgate.core.mold.MoldUdp64MessageHandler;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code mdgate decode FILE}: reads a Nasdaq daily file, a zero-prefixed ITCH file or a pcap/pcapng capture of
+ * MoldUDP64 (gzip-compressed or not, recognised by content) and prints a summary: messages per type, malformed
+ * input, gaps, duplicates and first/last sequence, as text or, with {@code --json}, as one JSON object.
+ * <p>
+ * Exit codes: 0 decoded (whatever the file held), 1 the file cannot be read or is in no accepted format,
+ * 2 bad arguments. Runs on the calling thread.
+ */
+@Command(
+    name = "decode",
+    description = {
+        "Decode an ITCH 5.0 file or capture and print a summary: messages per type, malformed, gaps, sequences.",
+        "Reads Nasdaq daily files (u16 length + message), ITCH files with zero length prefixes, and pcap/pcapng " +
+            "captures of MoldUDP64 over Ethernet/IPv4/UDP; gzip is read transparently. The format is detected " +
+            "from the content." },
+    exitCodeListHeading = "Exit codes:%n",
+    exitCodeList = {
+        "0:decoded (the summary says what was malformed or missing)",
+        "1:the file cannot be read or is in no accepted format",
+        "2:bad arguments" })
+public final class DecodeCommand implements Callable<Integer>
+{
+    /** Exit code when the file cannot be read or is in no format mdgate reads. */
+    public static final int EXIT_UNREADABLE = 1;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = { "-h", "--help" }, usageHelp = true, description = "Show this help and exit.")
+    private boolean help;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The file to decode (may be gzip-compressed).")
+    private Path file;
+
+    @Option(names = "--json", description = "Print the summary as one JSON object with stable keys.")
+    private boolean json;
+
+    @Option(
+        names = "--format",
+        paramLabel = "FORMAT",
+        defaultValue = "auto",
+        converter = FormatConverter.class,
+        description = "auto (default: detect from the content), daily, zero-prefixed, pcap (pcap or pcapng).")
+    private ItchFileFormat format;
+
+    @Option(
+        names = "--line-a",
+        paramLabel = "GROUP:PORT",
+        converter = EndpointConverter.class,
+        description = "Destination of the A line in a capture, e.g. 233.54.12.111:26477. Default: the first " +
+            "MoldUDP64 destination seen.")
+    private UdpEndpoint lineA;
+
+    @Option(
+        names = "--line-b",
+        paramLabel = "GROUP:PORT",
+        converter = EndpointConverter.class,
+        description = "Destination of the B line. Default: the second MoldUDP64 destination seen.")
+    private UdpEndpoint lineB;
+
+    @Option(
+        names = "--reorder-window",
+        paramLabel = "PACKETS",
+        defaultValue = "" + LineArbiter.DEFAULT_REORDER_WINDOW,
+        description = "Packets held waiting for the other line to fill a hole before it counts as a gap " +
+            "(0.." + ItchFileDecoder.MAX_REORDER_WINDOW + ", default ${DEFAULT-VALUE}).")
+    private int reorderWindow;
+
+    @Option(names = "--book", description = "Also print the final best bid/offer of the most active instruments.")
+    private boolean book;
+
+    @Option(names = "--ticks", description = "Also print the normalized ticks as JSON lines.")
+    private boolean ticks;
+
+    @Override
+    public Integer call()
+    {
+        checkArguments();
+        final PrintWriter out = spec.commandLine().getOut();
+        final BookStage bookStage = book || ticks ? bookStage(book, ticks, out) : null;
+        if ((book || ticks) && bookStage == null)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), (book ? "--book" : "--ticks") +
+                " is not available in this build yet: the order book and normalizer are not wired into decode; " +
+                "run without it for the decode summary");
+        }
+
+        final DecodeSummary summary = decode(bookStage == null ? null : bookStage.messageHandler());
+        if (summary == null)
+        {
+            return EXIT_UNREADABLE;
+        }
+        if (json)
+        {
+            out.println(summary.toJson());
+        }
+        else
+        {
+            out.print(summary.toText());
+        }
+        if (bookStage != null)
+        {
+            bookStage.printAfterSummary(out, json);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private void checkArguments()
+    {
+        if ((lineA == null) != (lineB == null))
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "give both --line-a and --line-b (GROUP:PORT each), or neither to take the first two destinations seen");
+        }
+        if (lineA != null && lineA.equals(lineB))
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--line-a and --line-b are both " + lineA + "; the two lines must have different destinations");
+        }
+        if (reorderWindow < 0 || reorderWindow > ItchFileDecoder.MAX_REORDER_WINDOW)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--reorder-window " + reorderWindow +
+                " is outside 0.." + ItchFileDecoder.MAX_REORDER_WINDOW + " packets");
+        }
+    }
+
+    /** @return the summary, or null when the file could not be read (the reason is printed). */
+    private DecodeSummary decode(final MoldUdp64MessageHandler stage)
+    {
+        final PrintWriter err = spec.commandLine().getErr();
+        if (Files.isDirectory(file))
+        {
+            return unreadable(err, "it is a directory, not a file");
+        }
+        final ItchFileDecoder.Context context = new ItchFileDecoder.Context()
+            .format(format)
+            .lines(lineA, lineB)
+            .reorderWindow(reorderWindow)
+            .messageHandler(stage);
+        try
+        {
+            return new ItchFileDecoder(context).decode(file);
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return unreadable(err, "no such file");
+        }
+        catch (final AccessDeniedException ex)
+        {
+            return unreadable(err, "permission denied");
+        }
+        catch (final CaptureFormatException ex)
+        {
+            err.println("mdgate decode: " + ex.getMessage());
+            err.flush();
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            return unreadable(err, ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage());
+        }
+    }
+
+    private DecodeSummary unreadable(final PrintWriter err, final String why)
+    {
+        err.println("mdgate decode: cannot read " + file + ": " + why);
+        err.flush();
+        return null;
+    }
+
+    /**
+     * The hook for {@code --book} and {@code --ticks}: returns the stage that builds the order books and
+     * normalized ticks from every well-formed message, or null while they are not wired into this command, in
+     * which case the options are refused with exit code 2. To wire them, return a {@link BookStage} whose handler
+     * is the book and normalizer stage ({@code io.mdgate.core.feed.MessageProcessor}) with a tick handler that
+     * prints JSON lines to {@code out} when {@code ticks} is set.
+     *
+     * @param book  whether {@code --book} was given.
+     * @param ticks whether {@code --ticks} was given.
+     * @param out   where the command prints.
+     * @return the stage, or null when not available.
+     */
+    BookStage bookStage(final boolean book, final boolean ticks, final PrintWriter out)
+    {
+        return null;
+    }
+
+    /**
+     * What {@code --book} and {@code --ticks} add to a decode. Confined to the decoding thread.
+     */
+    interface BookStage
+    {
+        /** @return receives every well-formed message with its sequence, in sequence order, once. */
+        MoldUdp64MessageHandler messageHandler();
+
+        /**
+         * Prints what the stage adds after the summary (e.g. the final best bid/offer of the most active
+         * instruments).
+         *
+         * @param out  where the command prints.
+         * @param json whether the summary was printed as JSON.
+         */
+        void printAfterSummary(PrintWriter out, boolean json);
+    }
+
+    /** Converts {@code --format} values; {@code auto} is null (detect from the content). */
+    static final class FormatConverter implements CommandLine.ITypeConverter<ItchFileFormat>
+    {
+        @Override
+        public ItchFileFormat convert(final String value)
+        {
+            switch (value)
+            {
+                case "auto":
+                    return null;
+                case "daily":
+                    return ItchFileFormat.DAILY;
+                case "zero-prefixed":
+                    return ItchFileFormat.ZERO_PREFIXED;
+                case "pcap":
+                case "pcapng":
+                    return ItchFileFormat.PCAP;
+                default:
+                    throw new CommandLine.TypeConversionException(
+                        "'" + value + "' is not a format; expected auto, daily, zero-prefixed or pcap");
+            }
+        }
+    }
+
+    /** Converts {@code GROUP:PORT} values. */
+    static final class EndpointConverter implements CommandLine.ITypeConverter<UdpEndpoint>
+    {
+        @Override
+        public UdpEndpoint convert(final String value)
+        {
+            try
+            {
+                return UdpEndpoint.parse(value);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.TypeConversionException(ex.getMessage());
+            }
+        }
+    }
+}

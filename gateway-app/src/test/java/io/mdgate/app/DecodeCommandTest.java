@@ -1,0 +1,214 @@
+package io.mdgate.app;
+
+import io.mdgate.core.capture.CaptureFixtures;
+import io.mdgate.core.capture.MiniJson;
+import io.mdgate.core.capture.SampleFiles;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static io.mdgate.core.capture.CaptureFixtures.GROUP_A;
+import static io.mdgate.core.capture.CaptureFixtures.GROUP_B;
+import static io.mdgate.core.capture.CaptureFixtures.SESSION;
+import static io.mdgate.core.capture.CaptureFixtures.dailyFile;
+import static io.mdgate.core.capture.CaptureFixtures.gzip;
+import static io.mdgate.core.capture.CaptureFixtures.itch;
+import static io.mdgate.core.capture.CaptureFixtures.moldPacketOfAdds;
+import static io.mdgate.core.capture.CaptureFixtures.write;
+import static io.mdgate.core.capture.CaptureFixtures.zeroPrefixedFile;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DecodeCommandTest
+{
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(final String... args)
+    {
+        final CommandLine command = new CommandLine(new DecodeCommand());
+        command.setOut(new PrintWriter(out, true));
+        command.setErr(new PrintWriter(err, true));
+        return command.execute(args);
+    }
+
+    private Path twoLineCapture()
+    {
+        final byte[] capture = new CaptureFixtures.Pcap()
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 1, 3))
+            .udp(GROUP_B, moldPacketOfAdds(SESSION, 1, 3))
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 6, 1))
+            .udp(GROUP_B, moldPacketOfAdds(SESSION, 6, 1))
+            .toBytes();
+        return write(dir, "ab.pcap", capture);
+    }
+
+    @Test
+    void shouldPrintOneJsonObjectWithTheStableKeysForACapture()
+    {
+        assertEquals(0, run(twoLineCapture().toString(), "--json"));
+
+        final Map<String, Object> json = MiniJson.parseObject(out.toString().trim());
+        assertEquals(4L, json.get("messages"));
+        assertEquals(Map.of("A", 4L), nonZero(json.get("counts")));
+        assertEquals(0L, json.get("malformed"));
+        assertEquals(1L, json.get("gaps"));
+        assertEquals(1L, json.get("firstSequence"));
+        assertEquals(6L, json.get("lastSequence"));
+        assertEquals(4L, json.get("duplicates"));
+        assertEquals("", err.toString());
+    }
+
+    @Test
+    void shouldPrintTheCountsAsTextByDefault()
+    {
+        final Path file = write(dir, "day.itch.gz", gzip(dailyFile(itch('S', 1), itch('A', 2), itch('A', 3))));
+
+        assertEquals(0, run(file.toString()));
+
+        final String text = out.toString();
+        assertTrue(text.matches("(?s).*messages\\s+3\\R.*"), text);
+        assertTrue(text.matches("(?s).*A  Add Order\\s+2\\R.*"), text);
+        assertTrue(text.contains("daily, gzip"), text);
+    }
+
+    @Test
+    void shouldReadTheFormatItIsGiven()
+    {
+        final Path file = write(dir, "z.itch", zeroPrefixedFile(itch('S', 1), itch('P', 2)));
+
+        assertEquals(0, run("--format", "zero-prefixed", "--json", file.toString()));
+        assertEquals(2L, MiniJson.parseObject(out.toString().trim()).get("messages"));
+    }
+
+    @Test
+    void shouldTakeTheLinesGiven()
+    {
+        assertEquals(0, run(twoLineCapture().toString(), "--json",
+            "--line-a", "233.54.13.111:26477", "--line-b", "233.54.12.111:26477"));
+
+        final Map<String, Object> json = MiniJson.parseObject(out.toString().trim());
+        @SuppressWarnings("unchecked")
+        final Map<String, Object> lines = (Map<String, Object>)json.get("lines");
+        assertEquals(Map.of("destination", "233.54.13.111:26477", "packets", 2L), lines.get("A"));
+    }
+
+    @Test
+    void shouldExitWithOneNamingTheFileWhenItDoesNotExist()
+    {
+        final Path missing = dir.resolve("missing.pcap");
+
+        assertEquals(1, run(missing.toString()));
+        assertTrue(err.toString().contains("cannot read " + missing + ": no such file"), err.toString());
+        assertEquals("", out.toString());
+    }
+
+    @Test
+    void shouldExitWithOneWhenTheFileIsADirectory()
+    {
+        assertEquals(1, run(dir.toString()));
+        assertTrue(err.toString().contains("directory"), err.toString());
+    }
+
+    @Test
+    void shouldExitWithOneListingTheAcceptedFormatsForAnUnknownFile()
+    {
+        final Path file = write(dir, "notes.txt", "plain words".getBytes());
+
+        assertEquals(1, run(file.toString()));
+        assertTrue(err.toString().contains(file.toString()), err.toString());
+        assertTrue(err.toString().contains("pcapng"), err.toString());
+        assertTrue(err.toString().contains("daily"), err.toString());
+    }
+
+    @Test
+    void shouldExitWithTwoForAMalformedLineAddress()
+    {
+        assertEquals(2, run(twoLineCapture().toString(), "--line-a", "233.54.12:26477", "--line-b", "1.2.3.4:5"));
+        assertTrue(err.toString().contains("GROUP:PORT"), err.toString());
+    }
+
+    @Test
+    void shouldExitWithTwoForOneLineWithoutTheOther()
+    {
+        assertEquals(2, run(twoLineCapture().toString(), "--line-a", "233.54.12.111:26477"));
+        assertTrue(err.toString().contains("--line-b"), err.toString());
+    }
+
+    @Test
+    void shouldExitWithTwoForLineAddressesOnAFileThatIsNotACapture()
+    {
+        final Path file = write(dir, "day.itch", dailyFile(itch('S', 1)));
+        assertEquals(2, run(file.toString(), "--line-a", "1.1.1.1:1", "--line-b", "2.2.2.2:2"));
+        assertTrue(err.toString().contains("captures only"), err.toString());
+    }
+
+    @Test
+    void shouldExitWithTwoForAnUnknownFormatSayingWhichAreKnown()
+    {
+        assertEquals(2, run("--format", "csv", twoLineCapture().toString()));
+        assertTrue(err.toString().contains("expected auto, daily, zero-prefixed or pcap"), err.toString());
+    }
+
+    @Test
+    void shouldExitWithTwoWithoutAFile()
+    {
+        assertEquals(2, run("--json"));
+        assertTrue(err.toString().contains("FILE"), err.toString());
+    }
+
+    @Test
+    void shouldRefuseBookAndTicksUntilTheyAreWiredIn()
+    {
+        assertEquals(2, run(twoLineCapture().toString(), "--book"));
+        assertTrue(err.toString().contains("--book is not available"), err.toString());
+        assertEquals(2, run(twoLineCapture().toString(), "--ticks"));
+        assertTrue(err.toString().contains("--ticks is not available"), err.toString());
+    }
+
+    @Test
+    void shouldPrintTheRitchSampleCountsExactly()
+    {
+        final Path sample = SampleFiles.require("DecodeCommandTest", "RITCH_ex20101224.TEST_ITCH_50.gz");
+
+        assertEquals(0, run(sample.toString(), "--json"));
+
+        final Map<String, Object> json = MiniJson.parseObject(out.toString().trim());
+        assertEquals(Map.of("S", 6L, "R", 3L, "H", 3L, "A", 4997L, "F", 3L, "E", 198L, "X", 45L, "D", 1745L,
+            "U", 12L, "P", 5000L), nonZero(json.get("counts")));
+        assertEquals(12_012L, json.get("messages"));
+        assertEquals(0L, json.get("malformed"));
+    }
+
+    @Test
+    void shouldReportTheGapInTheMultiplePacketsSample()
+    {
+        final Path sample = SampleFiles.require("DecodeCommandTest",
+            "omi/Nasdaq/Nasdaq.Equities.TotalView.Itch.v5.0/Multiple.Packets.pcap");
+
+        assertEquals(0, run(sample.toString()));
+        assertTrue(out.toString().matches("(?s).*gaps\\s+1 \\(4244620 messages missing\\).*"), out.toString());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Long> nonZero(final Object counts)
+    {
+        final Map<String, Long> present = new java.util.TreeMap<>();
+        ((Map<String, Object>)counts).forEach((type, count) ->
+        {
+            if ((Long)count != 0)
+            {
+                present.put(type, (Long)count);
+            }
+        });
+        return present;
+    }
+}
