@@ -127,7 +127,7 @@ class LineFaultsTest
         }
         assertEquals(holder[0].reordered(), inversions);
         assertTrue(inversions > 0);
-        final RecordedPackets.Decoded decoded = RecordedPackets.decode(output.packets, true);
+        final RecordedPackets.Decoded decoded = RecordedPackets.decodePackets(output.packets);
         assertEquals(40_000, decoded.messages.size());
         assertEquals(new HashSet<>(decoded.sequences).size(), 40_000);
         assertEquals(1, decoded.endOfSession);

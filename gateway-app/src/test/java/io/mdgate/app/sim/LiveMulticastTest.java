@@ -151,10 +151,12 @@ class LiveMulticastTest
             final ItchSessionGenerator generator = new ItchSessionGenerator(
                 new SimulationConfig().seed(9).instruments(20).messages(MESSAGES));
             final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
+            long generated = 0;
             while (generator.next(message, 0) > 0)
             {
-                generator.timestamp();
+                generated++;
             }
+            assertEquals(MESSAGES, generated);
             for (final List<byte[]> line : List.of(lineA, lineB))
             {
                 final RecordedPackets.Decoded decoded = RecordedPackets.decode(line);

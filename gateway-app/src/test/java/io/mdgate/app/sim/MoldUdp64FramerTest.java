@@ -46,7 +46,7 @@ class MoldUdp64FramerTest
     void shouldCarryEveryGeneratedMessageInOrderThenEndTheSession()
     {
         final RecordedPackets recorded = frame(1_472, 0);
-        final RecordedPackets.Decoded decoded = RecordedPackets.decode(recorded.packets, true);
+        final RecordedPackets.Decoded decoded = RecordedPackets.decodePackets(recorded.packets);
 
         assertEquals(0, decoded.malformedPackets);
         assertEquals(0, decoded.malformedMessages);
@@ -77,11 +77,11 @@ class MoldUdp64FramerTest
     {
         final RecordedPackets byCount = frame(1_472, 3);
         assertTrue(byCount.packets.stream().allMatch(p -> RecordedPackets.decode(List.of(p.bytes())).messages.size() <= 3));
-        assertEquals(30_000, RecordedPackets.decode(byCount.packets, true).messages.size());
+        assertEquals(30_000, RecordedPackets.decodePackets(byCount.packets).messages.size());
 
         final RecordedPackets bySize = frame(100, 0);
         assertTrue(bySize.packets.stream().allMatch(p -> p.bytes().length <= 100));
-        assertEquals(30_000, RecordedPackets.decode(bySize.packets, true).messages.size());
+        assertEquals(30_000, RecordedPackets.decodePackets(bySize.packets).messages.size());
     }
 
     @Test
@@ -96,7 +96,7 @@ class MoldUdp64FramerTest
 
         assertEquals(List.of(10 * SECOND, 11 * SECOND, 12 * SECOND, 13 * SECOND, 13 * SECOND + 500,
             13 * SECOND + 500), recorded.packets.stream().map(RecordedPackets.Packet::timestamp).toList());
-        final RecordedPackets.Decoded decoded = RecordedPackets.decode(recorded.packets, true);
+        final RecordedPackets.Decoded decoded = RecordedPackets.decodePackets(recorded.packets);
         assertEquals(3, decoded.heartbeats);
         assertEquals(3, framer.heartbeats());
         assertEquals(2, framer.dataPackets());

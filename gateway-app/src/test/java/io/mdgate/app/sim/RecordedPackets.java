@@ -107,7 +107,7 @@ final class RecordedPackets implements PacketListener, PacketOutput
         return decoded;
     }
 
-    static Decoded decode(final List<Packet> packets, final boolean unused)
+    static Decoded decodePackets(final List<Packet> packets)
     {
         return decode(packets.stream().map(Packet::bytes).toList());
     }

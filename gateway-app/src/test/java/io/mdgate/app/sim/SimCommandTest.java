@@ -76,10 +76,12 @@ class SimCommandTest
         final ItchSessionGenerator generator = new ItchSessionGenerator(
             new SimulationConfig().seed(seed).instruments(instruments).messages(messages));
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        long generated = 0;
         while (generator.next(buffer, 0) > 0)
         {
-            generator.messagesGenerated();
+            generated++;
         }
+        assertEquals(messages, generated);
         final long[] counts = new long[256];
         for (final byte type : ItchMessageType.ALL)
         {

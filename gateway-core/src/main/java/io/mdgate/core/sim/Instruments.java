@@ -149,12 +149,6 @@ final class Instruments
         return Math.min(LEVELS - 1, -Math.floorDiv(-(fair2[instrument] + spread[instrument]), 2) + depth);
     }
 
-    /** @return the fair mid as a level, rounded down. */
-    int fairLevel(final int instrument)
-    {
-        return fair2[instrument] >> 1;
-    }
-
     /** @return twice the fair mid level: compare with the sum of best bid and best offer levels. */
     int fair2(final int instrument)
     {
