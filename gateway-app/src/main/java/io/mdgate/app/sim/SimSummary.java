@@ -1,0 +1,181 @@
+package io.mdgate.app.sim;
+
+import io.mdgate.core.itch.ItchMessageType;
+
+import java.util.Locale;
+
+/**
+ * What a simulator run did, as text for people and as one JSON object for scripts. The JSON keys are stable:
+ * {@code messages}, {@code counts} (type letter to count), {@code packets} (per line, as sent), {@code framed}
+ * (data, heartbeat and end-of-session packets before faults), {@code faults} (per line: lost, reordered,
+ * duplicated, corrupted), {@code session}, {@code firstSequence}, {@code lastSequence}, {@code seed},
+ * {@code instruments}, {@code output}, {@code firstTimestamp}/{@code lastTimestamp} (ns since midnight),
+ * {@code sendFailures}, {@code retransmit} (null without a re-request server) and {@code elapsedMillis}.
+ * Immutable once built.
+ */
+public record SimSummary(
+    long seed,
+    int instruments,
+    long messages,
+    long[] countsByType,
+    String session,
+    long lastSequence,
+    long firstTimestamp,
+    long lastTimestamp,
+    long dataPackets,
+    long heartbeats,
+    long endOfSessionPackets,
+    LineReport lineA,
+    LineReport lineB,
+    String output,
+    long sendFailures,
+    RetransmitReport retransmit,
+    long elapsedMillis)
+{
+    /** One line's packets and faults. */
+    public record LineReport(long sent, long lost, long reordered, long duplicated, long corrupted)
+    {
+        static LineReport of(final LineFaults faults)
+        {
+            return new LineReport(
+                faults.sent(), faults.lost(), faults.reordered(), faults.duplicated(), faults.corrupted());
+        }
+
+        String json()
+        {
+            return "{\"lost\":" + lost + ",\"reordered\":" + reordered + ",\"duplicated\":" + duplicated +
+                ",\"corrupted\":" + corrupted + "}";
+        }
+    }
+
+    /** The re-request server's counters. */
+    public record RetransmitReport(
+        String address, int port, int answerLimit, long requests, long answered, long messagesResent, long limited,
+        long malformed, long wrongSession, long unavailable)
+    {
+        static RetransmitReport of(final String address, final RetransmitServer server)
+        {
+            return new RetransmitReport(address, server.port(), server.answerLimit(), server.requests(),
+                server.answered(), server.messagesResent(), server.limited(), server.malformed(), server.wrongSession(),
+                server.unavailable());
+        }
+    }
+
+    /** @return messages of one type, e.g. {@code count((byte)'A')}. */
+    public long count(final byte type)
+    {
+        return countsByType[type & 0xFF];
+    }
+
+    private static String time(final long nanos)
+    {
+        final long seconds = nanos / 1_000_000_000L;
+        return String.format(Locale.ROOT, "%02d:%02d:%02d.%09d",
+            seconds / 3600, seconds / 60 % 60, seconds % 60, nanos % 1_000_000_000L);
+    }
+
+    /** @return the summary for people, several lines. */
+    public String toText()
+    {
+        final StringBuilder text = new StringBuilder(1024);
+        text.append(String.format(Locale.ROOT, "mdgate sim: %,d messages, %d instruments, seed %d, session %s%n",
+            messages, instruments, seed, session));
+        text.append(String.format(Locale.ROOT, "  exchange time %s to %s, sequences 1 to %d%n",
+            time(firstTimestamp), time(lastTimestamp), lastSequence));
+        text.append("  messages by type:");
+        int column = 0;
+        for (final byte type : ItchMessageType.ALL)
+        {
+            text.append(column++ % 8 == 0 ? String.format("%n    ") : "  ");
+            text.append(String.format(Locale.ROOT, "%c %,d", (char)type, count(type)));
+        }
+        text.append(String.format(Locale.ROOT, "%n  packets framed: %,d with messages, %,d heartbeats, %,d end of session%n",
+            dataPackets, heartbeats, endOfSessionPackets));
+        line(text, "A", lineA);
+        line(text, "B", lineB);
+        text.append("  output: ").append(output).append(System.lineSeparator());
+        if (sendFailures > 0)
+        {
+            text.append(String.format(Locale.ROOT, "  send failures: %,d%n", sendFailures));
+        }
+        if (null != retransmit)
+        {
+            text.append(String.format(Locale.ROOT,
+                "  re-requests on %s:%d (answer limit %d): %,d received, %,d answered with %,d messages, " +
+                "%,d over the limit, %,d malformed, %,d wrong session, %,d unavailable%n",
+                retransmit.address, retransmit.port, retransmit.answerLimit, retransmit.requests, retransmit.answered,
+                retransmit.messagesResent, retransmit.limited, retransmit.malformed, retransmit.wrongSession,
+                retransmit.unavailable));
+        }
+        text.append(String.format(Locale.ROOT, "  took %,d ms%n", elapsedMillis));
+        return text.toString();
+    }
+
+    private static void line(final StringBuilder text, final String name, final LineReport line)
+    {
+        text.append(String.format(Locale.ROOT,
+            "  line %s: %,d packets sent; faults: %,d lost, %,d reordered, %,d duplicated, %,d corrupted%n",
+            name, line.sent, line.lost, line.reordered, line.duplicated, line.corrupted));
+    }
+
+    /** @return the summary as one JSON object on one line. */
+    public String toJson()
+    {
+        final StringBuilder json = new StringBuilder(1024);
+        json.append("{\"messages\":").append(messages).append(",\"counts\":{");
+        for (int i = 0; i < ItchMessageType.ALL.length; i++)
+        {
+            final byte type = ItchMessageType.ALL[i];
+            json.append(i == 0 ? "" : ",").append('"').append((char)type).append("\":").append(count(type));
+        }
+        json.append("},\"packets\":{\"A\":").append(lineA.sent).append(",\"B\":").append(lineB.sent).append('}');
+        json.append(",\"framed\":{\"data\":").append(dataPackets).append(",\"heartbeats\":").append(heartbeats)
+            .append(",\"endOfSession\":").append(endOfSessionPackets).append('}');
+        json.append(",\"faults\":{\"A\":").append(lineA.json()).append(",\"B\":").append(lineB.json()).append('}');
+        json.append(",\"session\":\"").append(escape(session)).append('"');
+        json.append(",\"firstSequence\":1,\"lastSequence\":").append(lastSequence);
+        json.append(",\"seed\":").append(seed).append(",\"instruments\":").append(instruments);
+        json.append(",\"output\":\"").append(escape(output)).append('"');
+        json.append(",\"firstTimestamp\":").append(firstTimestamp).append(",\"lastTimestamp\":").append(lastTimestamp);
+        json.append(",\"sendFailures\":").append(sendFailures);
+        json.append(",\"retransmit\":");
+        if (null == retransmit)
+        {
+            json.append("null");
+        }
+        else
+        {
+            json.append("{\"address\":\"").append(escape(retransmit.address)).append("\",\"port\":")
+                .append(retransmit.port).append(",\"answerLimit\":").append(retransmit.answerLimit)
+                .append(",\"requests\":").append(retransmit.requests).append(",\"answered\":")
+                .append(retransmit.answered).append(",\"messagesResent\":").append(retransmit.messagesResent)
+                .append(",\"limited\":").append(retransmit.limited).append(",\"malformed\":")
+                .append(retransmit.malformed).append(",\"wrongSession\":").append(retransmit.wrongSession)
+                .append(",\"unavailable\":").append(retransmit.unavailable).append('}');
+        }
+        json.append(",\"elapsedMillis\":").append(elapsedMillis).append('}');
+        return json.toString();
+    }
+
+    private static String escape(final String text)
+    {
+        final StringBuilder escaped = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++)
+        {
+            final char c = text.charAt(i);
+            if (c == '"' || c == '\\')
+            {
+                escaped.append('\\').append(c);
+            }
+            else if (c < 0x20)
+            {
+                escaped.append(String.format("\\u%04x", (int)c));
+            }
+            else
+            {
+                escaped.append(c);
+            }
+        }
+        return escaped.toString();
+    }
+}
