@@ -2,6 +2,7 @@ package io.mdgate.app;
 
 import java.util.concurrent.Callable;
 
+import io.mdgate.app.sim.SimCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Spec;
         "1:The command failed while running.",
         "2:Invalid arguments; the message says what is wrong." },
     footer = "%nRun 'mdgate help COMMAND' for the options of a command.",
-    subcommands = { DecodeCommand.class, CommandLine.HelpCommand.class })
+    subcommands = { SimCommand.class, DecodeCommand.class, CommandLine.HelpCommand.class })
 public final class Main implements Callable<Integer>
 {
     @Spec
