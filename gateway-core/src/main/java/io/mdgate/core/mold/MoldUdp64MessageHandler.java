@@ -1,0 +1,20 @@
+package io.mdgate.core.mold;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * Receives the messages of a MoldUDP64 packet from {@link MoldUdp64PacketDecoder}, one call per block, in
+ * sequence order. Called on the decoding thread; the region is valid only during the call and must not be
+ * written to.
+ */
+@FunctionalInterface
+public interface MoldUdp64MessageHandler
+{
+    /**
+     * @param buffer   holding the packet.
+     * @param offset   of the message's first byte (after its block length field).
+     * @param length   of the message as given by its block length; may be 0.
+     * @param sequence of this message in the session.
+     */
+    void onMessage(DirectBuffer buffer, int offset, int length, long sequence);
+}
