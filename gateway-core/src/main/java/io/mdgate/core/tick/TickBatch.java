@@ -39,6 +39,8 @@ final class TickBatch
     static final short BOOK_CROSSED = TickFlagsEncoder.bookCrossed((short)0, true);
     static final short UNKNOWN_ORDER = TickFlagsEncoder.unknownOrder((short)0, true);
 
+    /** Price(8) has four more implied decimals than Price(4). */
+    private static final long PRICE8_PER_PRICE4 = 10_000;
     private static final int FLAGS_OFFSET = TickEncoder.flagsEncodingOffset();
     private static final ByteOrder ORDER = TickEncoder.BYTE_ORDER;
 
@@ -176,12 +178,12 @@ final class TickBatch
      */
     long rescale(final long price8)
     {
-        final long remainder = Long.remainderUnsigned(price8, 100);
+        final long remainder = Long.remainderUnsigned(price8, PRICE8_PER_PRICE4);
         if (remainder != 0)
         {
             flag(PRICE_RESCALED);
         }
-        return Long.divideUnsigned(price8, 100) + (remainder >= 50 ? 1 : 0);
+        return Long.divideUnsigned(price8, PRICE8_PER_PRICE4) + (remainder >= PRICE8_PER_PRICE4 / 2 ? 1 : 0);
     }
 
     /** @return the staged ticks. */
