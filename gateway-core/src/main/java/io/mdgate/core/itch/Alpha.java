@@ -3,7 +3,7 @@ package io.mdgate.core.itch;
 /**
  * Packs ITCH alpha fields (ASCII, left-justified, space-padded) into primitives and back, so the hot path can
  * compare and hash symbols without allocating. The first character lands in the most significant byte, so a
- * packed value is the field's bytes read big-endian.
+ * packed value is the field's bytes read big-endian. Stateless and thread-safe.
  */
 public final class Alpha
 {

@@ -14,7 +14,10 @@ public final class ItchMessageDecoder
     public static final int OK = 0;
     /** The first byte is not one of the 23 ITCH 5.0 types. */
     public static final int UNKNOWN_TYPE = -1;
-    /** The length given for the message is not the length its type has. */
+    /**
+     * The length given for the message is not the length its type has, or the message would not lie inside the
+     * buffer (checked here so that no handler can read past it, even with Agrona's bounds checks disabled).
+     */
     public static final int LENGTH_MISMATCH = -2;
 
     private final SystemEventFlyweight systemEvent = new SystemEventFlyweight();
@@ -50,11 +53,11 @@ public final class ItchMessageDecoder
      * @param offset  of its type byte.
      * @param length  of the message as framed (MoldUDP64 block length or file length prefix).
      * @param handler to receive the message.
-     * @return {@link #OK}, {@link #UNKNOWN_TYPE} or {@link #LENGTH_MISMATCH}.
+     * @return {@link #OK}, {@link #UNKNOWN_TYPE} or {@link #LENGTH_MISMATCH}; malformed input never throws.
      */
     public int decode(final DirectBuffer buffer, final int offset, final int length, final ItchMessageHandler handler)
     {
-        if (length < 1)
+        if (length < 1 || offset < 0 || length > buffer.capacity() - offset)
         {
             lengthMismatchCount++;
             return LENGTH_MISMATCH;

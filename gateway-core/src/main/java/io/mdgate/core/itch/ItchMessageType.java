@@ -2,7 +2,7 @@ package io.mdgate.core.itch;
 
 /**
  * The 23 ITCH 5.0 message types and their fixed lengths (type byte included), as a lookup table indexed by
- * the type byte. A length of zero means the type is unknown.
+ * the type byte. A length of zero means the type is unknown. Constant tables: safe to read from any thread.
  */
 public final class ItchMessageType
 {

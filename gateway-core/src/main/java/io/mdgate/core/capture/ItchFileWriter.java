@@ -1,0 +1,146 @@
+package io.mdgate.core.capture;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Writes ITCH messages in Nasdaq's daily-file framing ("BinaryFILE"): each message preceded by its length as a
+ * big-endian u16, nothing else. A path ending in {@code .gz} is gzip-compressed, as Nasdaq publishes them.
+ * Messages are staged in one preallocated buffer and written when it fills: no allocation per message.
+ * I/O failures are thrown as {@link UncheckedIOException}. Not thread-safe.
+ */
+public final class ItchFileWriter implements AutoCloseable
+{
+    /** A message's length must fit the u16 prefix. */
+    public static final int MAX_MESSAGE_LENGTH = 0xFFFF;
+    public static final int LENGTH_PREFIX = 2;
+
+    private static final int STAGING_CAPACITY = 1 << 20;
+
+    private final OutputStream out;
+    private final byte[] staging = new byte[STAGING_CAPACITY];
+    private final UnsafeBuffer buffer = new UnsafeBuffer(staging);
+    private int position;
+    private long messages;
+    private long bytes;
+    private boolean closed;
+
+    /**
+     * Creates or truncates the file.
+     *
+     * @param file to write; gzip-compressed when its name ends in {@code .gz}.
+     * @throws UncheckedIOException when the file cannot be created.
+     */
+    public ItchFileWriter(final Path file)
+    {
+        try
+        {
+            final OutputStream raw = Files.newOutputStream(file);
+            out = file.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(raw, 1 << 16) : raw;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create ITCH file " + file, ex);
+        }
+    }
+
+    /**
+     * Appends one message with its length prefix.
+     *
+     * @param message holding the message from its type byte.
+     * @param offset  of the message.
+     * @param length  of the message, 1 to {@link #MAX_MESSAGE_LENGTH}.
+     */
+    public void write(final DirectBuffer message, final int offset, final int length)
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("ITCH file writer is closed");
+        }
+        if (length < 1 || length > MAX_MESSAGE_LENGTH)
+        {
+            throw new IllegalArgumentException(
+                "a daily-file message is 1 to " + MAX_MESSAGE_LENGTH + " bytes, got " + length);
+        }
+        if (position + LENGTH_PREFIX + length > STAGING_CAPACITY)
+        {
+            drain();
+        }
+        buffer.putShort(position, (short)length, ByteOrder.BIG_ENDIAN);
+        buffer.putBytes(position + LENGTH_PREFIX, message, offset, length);
+        position += LENGTH_PREFIX + length;
+        messages++;
+        bytes += LENGTH_PREFIX + length;
+    }
+
+    /** @return messages written so far. */
+    public long messagesWritten()
+    {
+        return messages;
+    }
+
+    /** @return bytes written so far, length prefixes included, before any compression. */
+    public long bytesWritten()
+    {
+        return bytes;
+    }
+
+    /** Writes out what is staged; the file is complete up to here. */
+    public void flush()
+    {
+        drain();
+        try
+        {
+            out.flush();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot flush ITCH file", ex);
+        }
+    }
+
+    /** Writes out what is staged and closes the file. Idempotent. */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        try (OutputStream stream = out)
+        {
+            drain();
+            stream.flush();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot close ITCH file", ex);
+        }
+    }
+
+    private void drain()
+    {
+        if (position == 0)
+        {
+            return;
+        }
+        try
+        {
+            out.write(staging, 0, position);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write ITCH file", ex);
+        }
+        position = 0;
+    }
+}
