@@ -55,6 +55,7 @@ class OrderBooksReferenceModelTest
             }
             assertEquals(reference.orderCount(), books.orderCount(), where);
         }
+        BookInvariants.check(books);
         assertTrue(books.unknownOrderCount() > 0, "the flow should exercise unknown references");
         assertTrue(books.clampedCount() > 0, "the flow should exercise oversized executions and cancels");
         assertTrue(books.duplicateOrderCount() > 0, "the flow should exercise duplicate adds");
