@@ -5,7 +5,8 @@ package io.mdgate.core.book;
  * allocated. Every pool is sized from these numbers at start-up and never grows: running out is a counted error
  * with a return code on the hot path.
  * <p>
- * Memory is roughly 48 bytes per order (record plus index) and 80 bytes per level, plus 24 bytes per instrument.
+ * Memory, with power-of-two capacities: 48 bytes per order (record plus index), 64 bytes per level, and about 50
+ * bytes per instrument (the defaults take about 70 MB).
  * <p>
  * Threading: configure on one thread before constructing the books; not for use afterwards.
  */

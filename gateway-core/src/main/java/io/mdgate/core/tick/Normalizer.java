@@ -129,6 +129,17 @@ public final class Normalizer implements ItchMessageHandler
         return this;
     }
 
+    /**
+     * Empties the books and forgets the top of book last published, e.g. before a new session. The gateway sequence
+     * continues. Not for the hot path.
+     */
+    public void reset()
+    {
+        books.clear();
+        Arrays.fill(publishedTopPrice, OrderBooks.NO_PRICE);
+        Arrays.fill(publishedTopSize, 0);
+    }
+
     public OrderBooks books()
     {
         return books;

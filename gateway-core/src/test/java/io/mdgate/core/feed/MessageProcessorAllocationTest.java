@@ -54,11 +54,14 @@ class MessageProcessorAllocationTest
         ticks = 0;
 
         final long before = threads.getCurrentThreadAllocatedBytes();
+        final long start = System.nanoTime();
         pipeline.replay(measured);
+        final long elapsed = System.nanoTime() - start;
         final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
 
         System.out.println("MessageProcessorAllocationTest: " + measured.messages() + " messages in " +
-            measured.packets() + " packets, " + ticks + " ticks, " + allocated + " bytes allocated");
+            measured.packets() + " packets, " + ticks + " ticks, " + allocated + " bytes allocated; informally " +
+            Math.round(measured.messages() * 1e9 / elapsed) + " msg/s on this (shared) host");
         assertEquals(MEASURED_MESSAGES, pipeline.processor.messageCount());
         assertEquals(0, pipeline.processor.malformedCount());
         assertEquals(0, pipeline.books.orderCapacityExceededCount() + pipeline.books.levelCapacityExceededCount());

@@ -509,6 +509,19 @@ class NormalizerTest
         assertEquals(1, books.instrumentOutOfRangeCount());
     }
 
+    @Test
+    void shouldPublishTheTopOfBookAfreshAfterAReset()
+    {
+        send(writer.addOrder(0, AAPL, T, 1, 'S', 10, STOCK, 100));
+
+        normalizer.reset();
+
+        assertEquals(0, books.orderCount());
+        assertEquals(2, send(writer.addOrder(0, AAPL, T, 1, 'S', 10, STOCK, 100)));
+        assertTopOfBook(ticks.last(), Side.SELL, 100, 10, 1);
+        assertEquals(FIRST_SEQUENCE + 3, ticks.last().gatewaySequence());
+    }
+
     private int write(final byte type)
     {
         switch (type)
