@@ -522,6 +522,26 @@ class NormalizerTest
         assertEquals(FIRST_SEQUENCE + 3, ticks.last().gatewaySequence());
     }
 
+    @Test
+    void shouldLeaveTheBookAloneForEveryMessageThatIsNotAnOrderEvent()
+    {
+        send(writer.addOrder(0, AAPL, T, 900, 'B', 300, STOCK, 1_500_000));
+        send(writer.addOrder(0, AAPL, T, 901, 'S', 200, STOCK, 1_500_100));
+        final long topOfBookTicks = normalizer.topOfBookCount();
+
+        for (final char type : "SRHYLVWKJhPQBINO".toCharArray())
+        {
+            assertEquals(1, send(write((byte)type)), "'" + type + "' gives its own tick only");
+            assertEquals(2, books.orderCount(), "'" + type + "'");
+            assertEquals(1_500_000, books.bestPrice(AAPL, BookSide.BID), "'" + type + "'");
+            assertEquals(300, books.bestSize(AAPL, BookSide.BID), "'" + type + "'");
+            assertEquals(1_500_100, books.bestPrice(AAPL, BookSide.ASK), "'" + type + "'");
+            assertEquals(200, books.bestSize(AAPL, BookSide.ASK), "'" + type + "'");
+        }
+        assertEquals(topOfBookTicks, normalizer.topOfBookCount());
+        assertEquals(0, books.unknownOrderCount());
+    }
+
     private int write(final byte type)
     {
         switch (type)
