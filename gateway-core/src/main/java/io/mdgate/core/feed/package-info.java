@@ -1,8 +1,8 @@
 /**
- * The feed pipeline's per-message stages: {@link io.mdgate.core.feed.MessageProcessor} takes each message a
- * MoldUDP64 packet (or a file reader) delivers, with its sequence, and runs ITCH decode, the order books and the
- * normalizer on it.
+ * The MoldUDP64 feed as a session: A/B line arbitration with duplicate removal, a bounded reorder window and gap
+ * detection ({@link io.mdgate.core.feed.LineArbiter}), delivering each sequence once and in order to the stages
+ * that decode it.
  * <p>
- * Threading: single-threaded; each processor belongs to the thread that feeds it.
+ * Allocation-free in steady state; every class is confined to the one thread that feeds it.
  */
 package io.mdgate.core.feed;
