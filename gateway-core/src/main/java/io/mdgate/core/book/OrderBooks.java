@@ -1,0 +1,588 @@
+package io.mdgate.core.book;
+
+import java.util.Arrays;
+
+/**
+ * Every instrument's order book, built from ITCH order events: per instrument and side a list of price levels
+ * sorted best first (best price and size in O(1), a new level near the top found in a few steps), and per level
+ * its orders in time priority. A replaced order keeps its side and instrument and goes to the back of its new
+ * level. Fully executed or cancelled orders leave the book.
+ * <p>
+ * Operations return {@link #OK}, {@link #CLAMPED} (applied, but the execution or cancel was larger than the order
+ * and was cut to its size) or a negative code; every non-OK outcome is also counted. After an operation,
+ * {@link #lastInstrument()}, {@link #lastSide()}, {@link #lastPrice()}, {@link #lastSharesRemoved()} and
+ * {@link #lastRemaining()} describe the order it touched, so a caller needs no second lookup.
+ * <p>
+ * Prices are ITCH Price(4) values and shares ITCH u32 values, both held as non-negative {@code long}s.
+ * All storage is allocated in the constructor from a {@link BookContext}; nothing allocates afterwards.
+ * <p>
+ * Threading: not thread-safe; one owning thread.
+ */
+public final class OrderBooks
+{
+    /** The operation was applied. */
+    public static final int OK = 0;
+    /** Applied, but the shares to take off exceeded the order's and were clamped to them. */
+    public static final int CLAMPED = 1;
+    /** No live order has that reference. */
+    public static final int UNKNOWN_ORDER = -1;
+    /** An add or replace named a reference that is already live. The book is unchanged. */
+    public static final int DUPLICATE_ORDER = -2;
+    /** Every order record is in use. */
+    public static final int ORDER_CAPACITY_EXCEEDED = -3;
+    /** Every level record is in use. */
+    public static final int LEVEL_CAPACITY_EXCEEDED = -4;
+    /** The stock locate is not below {@link BookContext#maxInstruments()}. */
+    public static final int INSTRUMENT_OUT_OF_RANGE = -5;
+    /** The side is neither 'B' nor 'S'. */
+    public static final int INVALID_SIDE = -6;
+    /** The price or share count is negative or above u32. */
+    public static final int INVALID_VALUE = -7;
+
+    /** Price of an empty side or a missing level. */
+    public static final long NO_PRICE = -1;
+    /** Handle, instrument or side that does not exist. */
+    public static final int NONE = -1;
+
+    private static final long U32 = 0xFFFF_FFFFL;
+
+    private final int maxInstruments;
+    private final OrderPool orders;
+    private final PriceLadders ladders;
+    private final LevelPool levels;
+    private final LongIntMap orderIndex;
+    private final int[] instrumentOrders;
+    private final InstrumentDirectory instruments;
+
+    private int lastInstrument = NONE;
+    private int lastSide = NONE;
+    private long lastPrice = NO_PRICE;
+    private long lastSharesRemoved;
+    private long lastRemaining;
+
+    private long unknownOrderCount;
+    private long duplicateOrderCount;
+    private long clampedCount;
+    private long orderCapacityExceededCount;
+    private long levelCapacityExceededCount;
+    private long instrumentOutOfRangeCount;
+    private long invalidInputCount;
+
+    /**
+     * @param context capacities; validated here.
+     * @throws IllegalArgumentException when a capacity is out of range.
+     */
+    public OrderBooks(final BookContext context)
+    {
+        context.conclude();
+        maxInstruments = context.maxInstruments();
+        orders = new OrderPool(context.maxOrders());
+        ladders = new PriceLadders(context.maxLevels(), maxInstruments * 2);
+        levels = ladders.levels;
+        orderIndex = new LongIntMap(context.maxOrders());
+        instrumentOrders = new int[maxInstruments];
+        instruments = new InstrumentDirectory(maxInstruments);
+    }
+
+    /** @return symbols, trading states and activity per instrument. */
+    public InstrumentDirectory instruments()
+    {
+        return instruments;
+    }
+
+    /**
+     * Adds an order at the back of its price level (ITCH 'A' and 'F').
+     *
+     * @param instrument stock locate.
+     * @param reference  order reference, unique among live orders.
+     * @param side       'B' or 'S'.
+     * @param shares     u32.
+     * @param price      Price(4), u32.
+     * @return {@link #OK} or a negative code.
+     */
+    public int add(final int instrument, final long reference, final char side, final long shares, final long price)
+    {
+        clearLast();
+        if (instrument < 0 || instrument >= maxInstruments)
+        {
+            instrumentOutOfRangeCount++;
+            return INSTRUMENT_OUT_OF_RANGE;
+        }
+        final int bookSide = BookSide.of(side);
+        if (bookSide == BookSide.INVALID)
+        {
+            invalidInputCount++;
+            return INVALID_SIDE;
+        }
+        if (isNotU32(shares) || isNotU32(price))
+        {
+            invalidInputCount++;
+            return INVALID_VALUE;
+        }
+        lastInstrument = instrument;
+        lastSide = bookSide;
+        lastPrice = price;
+        if (orderIndex.get(reference) != LongIntMap.MISSING)
+        {
+            duplicateOrderCount++;
+            return DUPLICATE_ORDER;
+        }
+        instruments.recordActivity(instrument);
+        return insert(instrument, bookSide, reference, shares, price);
+    }
+
+    /**
+     * Takes executed shares off an order (ITCH 'E' and 'C'); the order leaves the book when none remain.
+     *
+     * @return {@link #OK}, {@link #CLAMPED} or {@link #UNKNOWN_ORDER}.
+     */
+    public int execute(final long reference, final long shares)
+    {
+        return reduce(reference, shares);
+    }
+
+    /**
+     * Takes cancelled shares off an order (ITCH 'X'); the order leaves the book when none remain.
+     *
+     * @return {@link #OK}, {@link #CLAMPED} or {@link #UNKNOWN_ORDER}.
+     */
+    public int cancel(final long reference, final long shares)
+    {
+        return reduce(reference, shares);
+    }
+
+    /**
+     * Removes an order (ITCH 'D').
+     *
+     * @return {@link #OK} or {@link #UNKNOWN_ORDER}.
+     */
+    public int delete(final long reference)
+    {
+        clearLast();
+        final int order = orderIndex.get(reference);
+        if (order == LongIntMap.MISSING)
+        {
+            unknownOrderCount++;
+            return UNKNOWN_ORDER;
+        }
+        describe(order);
+        lastSharesRemoved = orders.shares[order] & U32;
+        remove(order);
+        return OK;
+    }
+
+    /**
+     * Replaces an order (ITCH 'U'): the original leaves the book and the new one, with the original's side and
+     * instrument, joins the back of its price level even when the price did not change.
+     * {@link #lastPrice()} is the original's price afterwards and {@link #lastRemaining()} the new order's shares.
+     *
+     * @return {@link #OK}, {@link #UNKNOWN_ORDER}, {@link #DUPLICATE_ORDER}, {@link #INVALID_VALUE} or
+     * {@link #LEVEL_CAPACITY_EXCEEDED} (then the original is gone and the new order could not be placed).
+     */
+    public int replace(final long originalReference, final long newReference, final long shares, final long price)
+    {
+        clearLast();
+        final int order = orderIndex.get(originalReference);
+        if (order == LongIntMap.MISSING)
+        {
+            unknownOrderCount++;
+            return UNKNOWN_ORDER;
+        }
+        describe(order);
+        if (isNotU32(shares) || isNotU32(price))
+        {
+            invalidInputCount++;
+            return INVALID_VALUE;
+        }
+        if (newReference != originalReference && orderIndex.get(newReference) != LongIntMap.MISSING)
+        {
+            duplicateOrderCount++;
+            return DUPLICATE_ORDER;
+        }
+        lastSharesRemoved = orders.shares[order] & U32;
+        remove(order);
+        return insert(lastInstrument, lastSide, newReference, shares, price);
+    }
+
+    /** Empties every book and the instrument directory, e.g. for a new session. Not for the hot path. */
+    public void clear()
+    {
+        orderIndex.clear();
+        orders.clear();
+        ladders.clear();
+        Arrays.fill(instrumentOrders, 0);
+        instruments.clear();
+        clearLast();
+    }
+
+    /** @return instrument of the order the last operation touched, or {@link #NONE}. */
+    public int lastInstrument()
+    {
+        return lastInstrument;
+    }
+
+    /** @return {@link BookSide} of the order the last operation touched, or {@link #NONE}. */
+    public int lastSide()
+    {
+        return lastSide;
+    }
+
+    /** @return price the touched order had before the operation (its own price for an add), or {@link #NO_PRICE}. */
+    public long lastPrice()
+    {
+        return lastPrice;
+    }
+
+    /** @return shares the last operation took off the book: executed or cancelled after clamping, deleted, replaced. */
+    public long lastSharesRemoved()
+    {
+        return lastSharesRemoved;
+    }
+
+    /** @return shares left on the touched order after the operation (the new order's for a replace), 0 if it left. */
+    public long lastRemaining()
+    {
+        return lastRemaining;
+    }
+
+    /** @return best price on that side, or {@link #NO_PRICE} when the side is empty. */
+    public long bestPrice(final int instrument, final int side)
+    {
+        final int level = bestLevel(instrument, side);
+        return level == NONE ? NO_PRICE : levels.price[level];
+    }
+
+    /** @return total shares at the best price on that side, 0 when empty. */
+    public long bestSize(final int instrument, final int side)
+    {
+        final int level = bestLevel(instrument, side);
+        return level == NONE ? 0 : levels.size[level];
+    }
+
+    /** @return orders at the best price on that side, 0 when empty. */
+    public int bestOrderCount(final int instrument, final int side)
+    {
+        final int level = bestLevel(instrument, side);
+        return level == NONE ? 0 : levels.orderCount[level];
+    }
+
+    /** @return true when both sides are non-empty and the best bid is at or above the best offer. */
+    public boolean isCrossed(final int instrument)
+    {
+        final int bid = bestLevel(instrument, BookSide.BID);
+        final int ask = bestLevel(instrument, BookSide.ASK);
+        return bid != NONE && ask != NONE && levels.price[bid] >= levels.price[ask];
+    }
+
+    /** @return number of price levels on that side. */
+    public int levelCount(final int instrument, final int side)
+    {
+        final int book = book(instrument, side);
+        return book == NONE ? 0 : ladders.count(book);
+    }
+
+    /** @return price of the level at that depth (0 is best), or {@link #NO_PRICE}. Walks the levels. */
+    public long depthPrice(final int instrument, final int side, final int depth)
+    {
+        final int level = levelAt(instrument, side, depth);
+        return level == NONE ? NO_PRICE : levels.price[level];
+    }
+
+    /** @return total shares of the level at that depth, 0 when there is none. Walks the levels. */
+    public long depthSize(final int instrument, final int side, final int depth)
+    {
+        final int level = levelAt(instrument, side, depth);
+        return level == NONE ? 0 : levels.size[level];
+    }
+
+    /** @return orders in the level at that depth, 0 when there is none. Walks the levels. */
+    public int depthOrderCount(final int instrument, final int side, final int depth)
+    {
+        final int level = levelAt(instrument, side, depth);
+        return level == NONE ? 0 : levels.orderCount[level];
+    }
+
+    /** @return handle of the best level on that side, or {@link #NONE}; iterate with {@link #nextLevel(int)}. */
+    public int bestLevel(final int instrument, final int side)
+    {
+        final int book = book(instrument, side);
+        return book == NONE ? NONE : ladders.best(book);
+    }
+
+    /** @return handle of the next worse level, or {@link #NONE}. */
+    public int nextLevel(final int level)
+    {
+        return levels.next[level];
+    }
+
+    public long priceOfLevel(final int level)
+    {
+        return levels.price[level];
+    }
+
+    public long sizeOfLevel(final int level)
+    {
+        return levels.size[level];
+    }
+
+    public int orderCountOfLevel(final int level)
+    {
+        return levels.orderCount[level];
+    }
+
+    /** @return handle of the level's oldest order, or {@link #NONE}; iterate with {@link #nextOrder(int)}. */
+    public int firstOrderOfLevel(final int level)
+    {
+        return levels.headOrder[level];
+    }
+
+    /** @return handle of the next order in time priority, or {@link #NONE}. */
+    public int nextOrder(final int order)
+    {
+        return orders.next[order];
+    }
+
+    public long referenceOfOrder(final int order)
+    {
+        return orders.reference[order];
+    }
+
+    public long sharesOfOrder(final int order)
+    {
+        return orders.shares[order] & U32;
+    }
+
+    /** @return handle of the live order with that reference, or {@link #NONE}. */
+    public int order(final long reference)
+    {
+        final int order = orderIndex.get(reference);
+        return order == LongIntMap.MISSING ? NONE : order;
+    }
+
+    public long priceOfOrder(final int order)
+    {
+        return levels.price[orders.level[order]];
+    }
+
+    public int sideOfOrder(final int order)
+    {
+        return levels.book[orders.level[order]] & 1;
+    }
+
+    public int instrumentOfOrder(final int order)
+    {
+        return levels.book[orders.level[order]] >> 1;
+    }
+
+    /** @return live orders across all instruments. */
+    public int orderCount()
+    {
+        return orders.used();
+    }
+
+    /** @return live orders of one instrument. */
+    public int orderCount(final int instrument)
+    {
+        return instruments.contains(instrument) ? instrumentOrders[instrument] : 0;
+    }
+
+    /** @return non-empty price levels across all instruments and sides. */
+    public int levelCount()
+    {
+        return levels.used();
+    }
+
+    public int maxOrders()
+    {
+        return orders.capacity();
+    }
+
+    public int maxLevels()
+    {
+        return levels.capacity();
+    }
+
+    public int maxInstruments()
+    {
+        return maxInstruments;
+    }
+
+    public long unknownOrderCount()
+    {
+        return unknownOrderCount;
+    }
+
+    public long duplicateOrderCount()
+    {
+        return duplicateOrderCount;
+    }
+
+    /** @return executions and cancels that asked for more shares than the order had. */
+    public long clampedCount()
+    {
+        return clampedCount;
+    }
+
+    public long orderCapacityExceededCount()
+    {
+        return orderCapacityExceededCount;
+    }
+
+    public long levelCapacityExceededCount()
+    {
+        return levelCapacityExceededCount;
+    }
+
+    public long instrumentOutOfRangeCount()
+    {
+        return instrumentOutOfRangeCount;
+    }
+
+    /** @return adds and replaces refused for a bad side, price or share count. */
+    public long invalidInputCount()
+    {
+        return invalidInputCount;
+    }
+
+    private int reduce(final long reference, final long shares)
+    {
+        clearLast();
+        final int order = orderIndex.get(reference);
+        if (order == LongIntMap.MISSING)
+        {
+            unknownOrderCount++;
+            return UNKNOWN_ORDER;
+        }
+        describe(order);
+        final long remaining = orders.shares[order] & U32;
+        if (shares < 0 || shares >= remaining)
+        {
+            lastSharesRemoved = remaining;
+            remove(order);
+            if (shares != remaining)
+            {
+                clampedCount++;
+                return CLAMPED;
+            }
+            return OK;
+        }
+        orders.shares[order] = (int)(remaining - shares);
+        levels.size[orders.level[order]] -= shares;
+        lastSharesRemoved = shares;
+        lastRemaining = remaining - shares;
+        return OK;
+    }
+
+    private int insert(final int instrument, final int side, final long reference, final long shares, final long price)
+    {
+        final int order = orders.allocate();
+        if (order == OrderPool.NONE)
+        {
+            orderCapacityExceededCount++;
+            return ORDER_CAPACITY_EXCEEDED;
+        }
+        final int level = ladders.findOrCreate((instrument << 1) | side, price);
+        if (level == LevelPool.NONE)
+        {
+            orders.free(order);
+            levelCapacityExceededCount++;
+            return LEVEL_CAPACITY_EXCEEDED;
+        }
+        orderIndex.insert(reference, order);
+        orders.reference[order] = reference;
+        orders.shares[order] = (int)shares;
+        orders.level[order] = level;
+        final int tail = levels.tailOrder[level];
+        orders.prev[order] = tail;
+        orders.next[order] = OrderPool.NONE;
+        if (tail == OrderPool.NONE)
+        {
+            levels.headOrder[level] = order;
+        }
+        else
+        {
+            orders.next[tail] = order;
+        }
+        levels.tailOrder[level] = order;
+        levels.size[level] += shares;
+        levels.orderCount[level]++;
+        instrumentOrders[instrument]++;
+        lastRemaining = shares;
+        return OK;
+    }
+
+    private void remove(final int order)
+    {
+        final int level = orders.level[order];
+        final int prev = orders.prev[order];
+        final int next = orders.next[order];
+        if (prev == OrderPool.NONE)
+        {
+            levels.headOrder[level] = next;
+        }
+        else
+        {
+            orders.next[prev] = next;
+        }
+        if (next == OrderPool.NONE)
+        {
+            levels.tailOrder[level] = prev;
+        }
+        else
+        {
+            orders.prev[next] = prev;
+        }
+        levels.size[level] -= orders.shares[order] & U32;
+        instrumentOrders[levels.book[level] >> 1]--;
+        orderIndex.remove(orders.reference[order]);
+        orders.prev[order] = OrderPool.NONE;
+        orders.free(order);
+        if (--levels.orderCount[level] == 0)
+        {
+            ladders.remove(level);
+        }
+    }
+
+    private int levelAt(final int instrument, final int side, final int depth)
+    {
+        int level = bestLevel(instrument, side);
+        for (int i = 0; i < depth && level != LevelPool.NONE; i++)
+        {
+            level = levels.next[level];
+        }
+        return depth < 0 ? NONE : level;
+    }
+
+    private int book(final int instrument, final int side)
+    {
+        if (instrument < 0 || instrument >= maxInstruments || (side != BookSide.BID && side != BookSide.ASK))
+        {
+            return NONE;
+        }
+        return (instrument << 1) | side;
+    }
+
+    private void describe(final int order)
+    {
+        final int level = orders.level[order];
+        final int book = levels.book[level];
+        lastInstrument = book >> 1;
+        lastSide = book & 1;
+        lastPrice = levels.price[level];
+        instruments.recordActivity(lastInstrument);
+    }
+
+    private void clearLast()
+    {
+        lastInstrument = NONE;
+        lastSide = NONE;
+        lastPrice = NO_PRICE;
+        lastSharesRemoved = 0;
+        lastRemaining = 0;
+    }
+
+    private static boolean isNotU32(final long value)
+    {
+        return value < 0 || value > U32;
+    }
+}

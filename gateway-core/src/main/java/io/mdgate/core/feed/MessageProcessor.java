@@ -1,0 +1,131 @@
+package io.mdgate.core.feed;
+
+import io.mdgate.core.itch.ItchMessageDecoder;
+import io.mdgate.core.mold.MoldUdp64MessageHandler;
+import io.mdgate.core.mold.MoldUdp64PacketDecoder;
+import io.mdgate.core.tick.Normalizer;
+import org.agrona.DirectBuffer;
+
+/**
+ * Decode, book and normalize of one ITCH message with its MoldUDP64 sequence: the message handler a
+ * {@link MoldUdp64PacketDecoder} (or a file reader) drives. The sequence becomes the ticks' exchange sequence;
+ * receive time, line, recovery and session are set here before the messages of a packet are dispatched and stay
+ * until changed. A message the ITCH decoder refuses produces no tick and is counted as malformed.
+ * <p>
+ * When given the packet decoder that dispatches to it ({@link #packetDecoder(MoldUdp64PacketDecoder)}), the
+ * processor flags the last tick of each packet's last message {@code lastInPacket}.
+ * <p>
+ * Allocation-free. Threading: not thread-safe; runs on the thread that decodes the packets.
+ */
+public final class MessageProcessor implements MoldUdp64MessageHandler
+{
+    private final ItchMessageDecoder decoder;
+    private final Normalizer normalizer;
+    private MoldUdp64PacketDecoder packetDecoder;
+    private long messageCount;
+    private long malformedCount;
+
+    /**
+     * @param normalizer holding the books and the tick handler.
+     */
+    public MessageProcessor(final Normalizer normalizer)
+    {
+        this(new ItchMessageDecoder(), normalizer);
+    }
+
+    /**
+     * @param decoder    the ITCH decoder, whose counters break malformed messages down by reason.
+     * @param normalizer holding the books and the tick handler.
+     */
+    public MessageProcessor(final ItchMessageDecoder decoder, final Normalizer normalizer)
+    {
+        this.decoder = decoder;
+        this.normalizer = normalizer;
+    }
+
+    /**
+     * @param packetDecoder the decoder dispatching to this processor, read during dispatch to find each packet's
+     *                      last message; null to never set {@code lastInPacket}.
+     * @return this.
+     */
+    public MessageProcessor packetDecoder(final MoldUdp64PacketDecoder packetDecoder)
+    {
+        this.packetDecoder = packetDecoder;
+        return this;
+    }
+
+    /** @param epochNanos receive time of the packet whose messages come next. */
+    public MessageProcessor receiveTimestamp(final long epochNanos)
+    {
+        normalizer.receiveTimestamp(epochNanos);
+        return this;
+    }
+
+    /** @param lineB true when the packet whose messages come next arrived first on line B. */
+    public MessageProcessor lineB(final boolean lineB)
+    {
+        normalizer.lineB(lineB);
+        return this;
+    }
+
+    /** @param recovered true when the messages that come next are a retransmission. */
+    public MessageProcessor recovered(final boolean recovered)
+    {
+        normalizer.recovered(recovered);
+        return this;
+    }
+
+    /** @param sessionId the gateway's number for the exchange session of the messages that come next. */
+    public MessageProcessor sessionId(final int sessionId)
+    {
+        normalizer.sessionId(sessionId);
+        return this;
+    }
+
+    @Override
+    public void onMessage(final DirectBuffer buffer, final int offset, final int length, final long sequence)
+    {
+        process(buffer, offset, length, sequence);
+    }
+
+    /**
+     * @return {@link ItchMessageDecoder#OK}, or the decoder's code for a malformed message (which is dropped).
+     */
+    public int process(final DirectBuffer buffer, final int offset, final int length, final long sequence)
+    {
+        messageCount++;
+        normalizer.exchangeSequence(sequence);
+        if (packetDecoder != null)
+        {
+            normalizer.lastInPacket(sequence == packetDecoder.sequenceNumber() + packetDecoder.messageCount() - 1);
+        }
+        final int result = decoder.decode(buffer, offset, length, normalizer);
+        if (result != ItchMessageDecoder.OK)
+        {
+            malformedCount++;
+        }
+        return result;
+    }
+
+    public ItchMessageDecoder decoder()
+    {
+        return decoder;
+    }
+
+    public Normalizer normalizer()
+    {
+        return normalizer;
+    }
+
+    /** @return messages handed to this processor, malformed ones included. */
+    public long messageCount()
+    {
+        return messageCount;
+    }
+
+    /** @return messages the ITCH decoder refused. */
+    public long malformedCount()
+    {
+        return malformedCount;
+    }
+}

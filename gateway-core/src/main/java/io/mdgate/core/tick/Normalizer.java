@@ -1,0 +1,564 @@
+package io.mdgate.core.tick;
+
+import io.mdgate.core.book.BookSide;
+import io.mdgate.core.book.InstrumentDirectory;
+import io.mdgate.core.book.OrderBooks;
+import io.mdgate.core.itch.AddOrderFlyweight;
+import io.mdgate.core.itch.AddOrderMpidFlyweight;
+import io.mdgate.core.itch.BrokenTradeFlyweight;
+import io.mdgate.core.itch.CrossTradeFlyweight;
+import io.mdgate.core.itch.DirectListingCapitalRaiseFlyweight;
+import io.mdgate.core.itch.IpoQuotingPeriodUpdateFlyweight;
+import io.mdgate.core.itch.ItchMessageFlyweight;
+import io.mdgate.core.itch.ItchMessageHandler;
+import io.mdgate.core.itch.LuldAuctionCollarFlyweight;
+import io.mdgate.core.itch.MarketParticipantPositionFlyweight;
+import io.mdgate.core.itch.MwcbDeclineLevelFlyweight;
+import io.mdgate.core.itch.MwcbStatusFlyweight;
+import io.mdgate.core.itch.NoiiFlyweight;
+import io.mdgate.core.itch.OperationalHaltFlyweight;
+import io.mdgate.core.itch.OrderCancelFlyweight;
+import io.mdgate.core.itch.OrderDeleteFlyweight;
+import io.mdgate.core.itch.OrderExecutedFlyweight;
+import io.mdgate.core.itch.OrderExecutedWithPriceFlyweight;
+import io.mdgate.core.itch.OrderReplaceFlyweight;
+import io.mdgate.core.itch.RegShoRestrictionFlyweight;
+import io.mdgate.core.itch.RetailPriceImprovementFlyweight;
+import io.mdgate.core.itch.StockDirectoryFlyweight;
+import io.mdgate.core.itch.StockTradingActionFlyweight;
+import io.mdgate.core.itch.SystemEventFlyweight;
+import io.mdgate.core.itch.TradeFlyweight;
+import io.mdgate.core.tick.sbe.EventType;
+import io.mdgate.core.tick.sbe.Side;
+import io.mdgate.core.tick.sbe.TickEncoder;
+
+import java.util.Arrays;
+
+/**
+ * Turns decoded ITCH 5.0 messages into normalized ticks while keeping the order books: every message gives one tick
+ * for its own event (each of the 23 types has an {@link EventType}), and an order event that changes a side's best
+ * price or size gives a {@link EventType#TOP_OF_BOOK} tick for that side after it. The last tick of a message is
+ * flagged {@code lastInMessage}. docs/TICK.md lists the fields each event type fills.
+ * <p>
+ * Before decoding each message the caller sets its context: {@link #exchangeSequence(long)},
+ * {@link #receiveTimestamp(long)}, and when they change {@link #sessionId(int)}, {@link #lineB(boolean)},
+ * {@link #recovered(boolean)}, {@link #lastInPacket(boolean)}. Gateway sequences are continuous from the first one
+ * given. Book problems (unknown references, clamped executions, capacity) are counted by {@link OrderBooks}; the
+ * event tick is still published, flagged {@code unknownOrder} where the order was not on the book.
+ * <p>
+ * Allocation-free after construction. Threading: not thread-safe; the normalizer, its books, its clock and its
+ * handler run on one thread.
+ */
+public final class Normalizer implements ItchMessageHandler
+{
+    private static final long U32 = 0xFFFF_FFFFL;
+
+    private final OrderBooks books;
+    private final InstrumentDirectory instruments;
+    private final ExchangeClock clock;
+    private final TickHandler handler;
+    private final TickBatch batch;
+    private final long[] publishedTopPrice;
+    private final long[] publishedTopSize;
+
+    private long messageCount;
+    private long topOfBookCount;
+    private long locateMismatchCount;
+
+    /**
+     * @param books                the books to keep; their capacities bound the instruments with top-of-book ticks.
+     * @param clock                converts ITCH timestamps for the session date.
+     * @param handler              receives every tick.
+     * @param firstGatewaySequence gateway sequence of the first tick.
+     */
+    public Normalizer(
+        final OrderBooks books,
+        final ExchangeClock clock,
+        final TickHandler handler,
+        final long firstGatewaySequence)
+    {
+        this.books = books;
+        this.instruments = books.instruments();
+        this.clock = clock;
+        this.handler = handler;
+        this.batch = new TickBatch(firstGatewaySequence);
+        this.publishedTopPrice = new long[books.maxInstruments() * 2];
+        this.publishedTopSize = new long[books.maxInstruments() * 2];
+        Arrays.fill(publishedTopPrice, OrderBooks.NO_PRICE);
+    }
+
+    /** @param sequence MoldUDP64 sequence of the next message. */
+    public Normalizer exchangeSequence(final long sequence)
+    {
+        batch.exchangeSequence(sequence);
+        return this;
+    }
+
+    /** @param epochNanos when the packet carrying the next message was received. */
+    public Normalizer receiveTimestamp(final long epochNanos)
+    {
+        batch.receiveTimestamp(epochNanos);
+        return this;
+    }
+
+    /** @param sessionId the gateway's number for the exchange session. */
+    public Normalizer sessionId(final int sessionId)
+    {
+        batch.sessionId(sessionId);
+        return this;
+    }
+
+    /** @param lineB true when the next message's packet arrived first on line B. */
+    public Normalizer lineB(final boolean lineB)
+    {
+        batch.lineB(lineB);
+        return this;
+    }
+
+    /** @param recovered true when the next message came from a retransmission. */
+    public Normalizer recovered(final boolean recovered)
+    {
+        batch.recovered(recovered);
+        return this;
+    }
+
+    /** @param lastInPacket true when the next message is the last of its packet. */
+    public Normalizer lastInPacket(final boolean lastInPacket)
+    {
+        batch.lastInPacket(lastInPacket);
+        return this;
+    }
+
+    /**
+     * Empties the books and forgets the top of book last published, e.g. before a new session. The gateway sequence
+     * continues. Not for the hot path.
+     */
+    public void reset()
+    {
+        books.clear();
+        Arrays.fill(publishedTopPrice, OrderBooks.NO_PRICE);
+        Arrays.fill(publishedTopSize, 0);
+    }
+
+    public OrderBooks books()
+    {
+        return books;
+    }
+
+    public ExchangeClock clock()
+    {
+        return clock;
+    }
+
+    /** @return the gateway sequence the next tick will get. */
+    public long nextGatewaySequence()
+    {
+        return batch.nextGatewaySequence();
+    }
+
+    /** @return messages normalized. */
+    public long messageCount()
+    {
+        return messageCount;
+    }
+
+    /** @return ticks published, all event types. */
+    public long tickCount()
+    {
+        return batch.published();
+    }
+
+    /** @return top-of-book ticks published. */
+    public long topOfBookCount()
+    {
+        return topOfBookCount;
+    }
+
+    /** @return order events whose stock locate differs from the locate of the order they name. */
+    public long locateMismatchCount()
+    {
+        return locateMismatchCount;
+    }
+
+    @Override
+    public void onSystemEvent(final SystemEventFlyweight message)
+    {
+        begin(message);
+        final TickEncoder tick = batch.add(EventType.SYSTEM_EVENT, message.stockLocate());
+        tick.matchOrNewReference(message.eventCode());
+        publish(message.stockLocate());
+    }
+
+    @Override
+    public void onStockDirectory(final StockDirectoryFlyweight message)
+    {
+        begin(message);
+        final int instrument = message.stockLocate();
+        instruments.symbol(instrument, message.stock());
+        final TickEncoder tick = batch.add(EventType.INSTRUMENT, instrument);
+        tick.orderReference(message.stock())
+            .matchOrNewReference(chars(
+                message.marketCategory(), message.financialStatusIndicator(), message.roundLotsOnly(),
+                message.issueClassification(), message.authenticity(), message.shortSaleThresholdIndicator(),
+                message.ipoFlag(), message.luldReferencePriceTier()));
+        batch.quantity(message.roundLotSize());
+        publish(instrument);
+    }
+
+    @Override
+    public void onStockTradingAction(final StockTradingActionFlyweight message)
+    {
+        begin(message);
+        final int instrument = message.stockLocate();
+        instruments.tradingState(instrument, message.tradingState());
+        final TickEncoder tick = batch.add(EventType.TRADING_STATUS, instrument);
+        tick.orderReference(message.reason() & U32).matchOrNewReference(message.tradingState());
+        publish(instrument);
+    }
+
+    @Override
+    public void onRegShoRestriction(final RegShoRestrictionFlyweight message)
+    {
+        begin(message);
+        batch.add(EventType.REG_SHO, message.stockLocate()).matchOrNewReference(message.regShoAction());
+        publish(message.stockLocate());
+    }
+
+    @Override
+    public void onMarketParticipantPosition(final MarketParticipantPositionFlyweight message)
+    {
+        begin(message);
+        batch.add(EventType.MARKET_PARTICIPANT, message.stockLocate())
+            .orderReference(message.mpid() & U32)
+            .matchOrNewReference(chars(
+                message.primaryMarketMaker(), message.marketMakerMode(), message.marketParticipantState()));
+        publish(message.stockLocate());
+    }
+
+    @Override
+    public void onMwcbDeclineLevel(final MwcbDeclineLevelFlyweight message)
+    {
+        begin(message);
+        final TickEncoder tick = batch.add(EventType.MWCB_LEVEL, message.stockLocate());
+        batch.price(batch.rescale(message.level1()));
+        tick.orderReference(batch.rescale(message.level2())).matchOrNewReference(batch.rescale(message.level3()));
+        publish(message.stockLocate());
+    }
+
+    @Override
+    public void onMwcbStatus(final MwcbStatusFlyweight message)
+    {
+        begin(message);
+        batch.add(EventType.MWCB_STATUS, message.stockLocate()).matchOrNewReference(message.breachedLevel());
+        publish(message.stockLocate());
+    }
+
+    @Override
+    public void onIpoQuotingPeriodUpdate(final IpoQuotingPeriodUpdateFlyweight message)
+    {
+        begin(message);
+        final TickEncoder tick = batch.add(EventType.IPO_QUOTING, message.stockLocate());
+        tick.orderReference(clock.toEpochNanos(message.ipoQuotationReleaseTime() * 1_000_000_000L))
+            .matchOrNewReference(message.ipoQuotationReleaseQualifier());
+        batch.price(message.ipoPrice());
+        publish(message.stockLocate());
+    }
+
+    @Override
+    public void onLuldAuctionCollar(final LuldAuctionCollarFlyweight message)
+    {
+        begin(message);
+        final TickEncoder tick = batch.add(EventType.LULD_COLLAR, message.stockLocate());
+        tick.orderReference(pair(message.upperAuctionCollarPrice(), message.lowerAuctionCollarPrice()));
+        batch.price(message.auctionCollarReferencePrice());
+        batch.quantity(message.auctionCollarExtension());
+        publish(message.stockLocate());
+    }
+
+    @Override
+    public void onOperationalHalt(final OperationalHaltFlyweight message)
+    {
+        begin(message);
+        batch.add(EventType.OPERATIONAL_HALT, message.stockLocate())
+            .orderReference(message.marketCode())
+            .matchOrNewReference(message.operationalHaltAction());
+        publish(message.stockLocate());
+    }
+
+    @Override
+    public void onAddOrder(final AddOrderFlyweight message)
+    {
+        add(message, 0);
+    }
+
+    @Override
+    public void onAddOrderMpid(final AddOrderMpidFlyweight message)
+    {
+        add(message, message.attribution() & U32);
+    }
+
+    @Override
+    public void onOrderExecuted(final OrderExecutedFlyweight message)
+    {
+        begin(message);
+        final int result = books.execute(message.orderReference(), message.executedShares());
+        final TickEncoder tick = orderTick(EventType.EXECUTE, message, result);
+        tick.orderReference(message.orderReference()).matchOrNewReference(message.matchNumber());
+        restingPrice();
+        batch.quantity(message.executedShares());
+        endOrderEvent(message);
+    }
+
+    @Override
+    public void onOrderExecutedWithPrice(final OrderExecutedWithPriceFlyweight message)
+    {
+        begin(message);
+        final int result = books.execute(message.orderReference(), message.executedShares());
+        final TickEncoder tick = orderTick(EventType.EXECUTE_WITH_PRICE, message, result);
+        tick.orderReference(message.orderReference()).matchOrNewReference(message.matchNumber());
+        batch.price(message.executionPrice());
+        batch.quantity(message.executedShares());
+        if (message.printable() == 'N')
+        {
+            batch.flag(TickBatch.NON_PRINTABLE);
+        }
+        endOrderEvent(message);
+    }
+
+    @Override
+    public void onOrderCancel(final OrderCancelFlyweight message)
+    {
+        begin(message);
+        final int result = books.cancel(message.orderReference(), message.cancelledShares());
+        final TickEncoder tick = orderTick(EventType.CANCEL, message, result);
+        tick.orderReference(message.orderReference()).matchOrNewReference(books.lastRemaining());
+        restingPrice();
+        batch.quantity(message.cancelledShares());
+        endOrderEvent(message);
+    }
+
+    @Override
+    public void onOrderDelete(final OrderDeleteFlyweight message)
+    {
+        begin(message);
+        final int result = books.delete(message.orderReference());
+        final TickEncoder tick = orderTick(EventType.DELETE, message, result);
+        tick.orderReference(message.orderReference());
+        restingPrice();
+        batch.quantity(books.lastSharesRemoved());
+        endOrderEvent(message);
+    }
+
+    @Override
+    public void onOrderReplace(final OrderReplaceFlyweight message)
+    {
+        begin(message);
+        final int result = books.replace(
+            message.originalOrderReference(), message.newOrderReference(), message.shares(), message.price());
+        final TickEncoder tick = orderTick(EventType.REPLACE, message, result);
+        tick.orderReference(message.originalOrderReference()).matchOrNewReference(message.newOrderReference());
+        batch.price(message.price());
+        batch.quantity(message.shares());
+        endOrderEvent(message);
+    }
+
+    @Override
+    public void onTrade(final TradeFlyweight message)
+    {
+        begin(message);
+        final TickEncoder tick = batch.add(EventType.TRADE, message.stockLocate());
+        tick.orderReference(message.orderReference())
+            .matchOrNewReference(message.matchNumber())
+            .side(side(message.side()));
+        batch.price(message.price());
+        batch.quantity(message.shares());
+        publish(message.stockLocate());
+    }
+
+    @Override
+    public void onCrossTrade(final CrossTradeFlyweight message)
+    {
+        begin(message);
+        final TickEncoder tick = batch.add(EventType.CROSS_TRADE, message.stockLocate());
+        tick.orderReference(message.crossType()).matchOrNewReference(message.matchNumber());
+        batch.price(message.crossPrice());
+        batch.quantity(message.shares());
+        publish(message.stockLocate());
+    }
+
+    @Override
+    public void onBrokenTrade(final BrokenTradeFlyweight message)
+    {
+        begin(message);
+        batch.add(EventType.BROKEN_TRADE, message.stockLocate()).matchOrNewReference(message.matchNumber());
+        publish(message.stockLocate());
+    }
+
+    @Override
+    public void onNoii(final NoiiFlyweight message)
+    {
+        begin(message);
+        final TickEncoder tick = batch.add(EventType.IMBALANCE, message.stockLocate());
+        tick.orderReference(pair(message.farPrice(), message.nearPrice()))
+            .matchOrNewReference(
+                chars(message.crossType(), message.imbalanceDirection(), message.priceVariationIndicator()) << 40 |
+                batch.saturate(message.pairedShares()))
+            .side(side(message.imbalanceDirection()));
+        batch.price(message.currentReferencePrice());
+        batch.quantity(message.imbalanceShares());
+        publish(message.stockLocate());
+    }
+
+    @Override
+    public void onRetailPriceImprovement(final RetailPriceImprovementFlyweight message)
+    {
+        begin(message);
+        batch.add(EventType.RETAIL_INTEREST, message.stockLocate())
+            .matchOrNewReference(message.interestFlag())
+            .side(side(message.interestFlag()));
+        publish(message.stockLocate());
+    }
+
+    @Override
+    public void onDirectListingCapitalRaise(final DirectListingCapitalRaiseFlyweight message)
+    {
+        begin(message);
+        final TickEncoder tick = batch.add(EventType.DIRECT_LISTING, message.stockLocate());
+        tick.orderReference(pair(message.minimumAllowablePrice(), message.maximumAllowablePrice()))
+            .matchOrNewReference(pair(message.lowerPriceRangeCollar(), message.upperPriceRangeCollar()));
+        batch.price(message.nearExecutionPrice());
+        batch.quantity(message.openEligibilityStatus());
+        publish(message.stockLocate());
+    }
+
+    private void add(final AddOrderFlyweight message, final long attribution)
+    {
+        begin(message);
+        final int instrument = message.stockLocate();
+        books.add(instrument, message.orderReference(), message.side(), message.shares(), message.price());
+        final TickEncoder tick = batch.add(EventType.ADD, instrument);
+        tick.orderReference(message.orderReference())
+            .matchOrNewReference(attribution)
+            .side(side(message.side()));
+        batch.price(message.price());
+        batch.quantity(message.shares());
+        topOfBook(books.lastInstrument());
+        publish(instrument);
+    }
+
+    /** Stages the event tick of an order event already applied to the book, with the order's side from the book. */
+    private TickEncoder orderTick(final EventType type, final ItchMessageFlyweight message, final int result)
+    {
+        final int instrument = message.stockLocate();
+        final TickEncoder tick = batch.add(type, instrument);
+        if (result == OrderBooks.UNKNOWN_ORDER)
+        {
+            batch.flag(TickBatch.UNKNOWN_ORDER);
+        }
+        else
+        {
+            tick.side(bookSide(books.lastSide()));
+            if (books.lastInstrument() != instrument)
+            {
+                locateMismatchCount++;
+            }
+        }
+        return tick;
+    }
+
+    /** Sets the staged tick's price to the price the order rested at, when it was on the book. */
+    private void restingPrice()
+    {
+        final long price = books.lastPrice();
+        if (price != OrderBooks.NO_PRICE)
+        {
+            batch.price(price);
+        }
+    }
+
+    private void endOrderEvent(final ItchMessageFlyweight message)
+    {
+        final int bookInstrument = books.lastInstrument();
+        topOfBook(bookInstrument);
+        publish(bookInstrument == OrderBooks.NONE ? message.stockLocate() : bookInstrument);
+    }
+
+    /** Stages a top-of-book tick for each side of the instrument whose best price or size moved. */
+    private void topOfBook(final int instrument)
+    {
+        if (instrument == OrderBooks.NONE)
+        {
+            return;
+        }
+        topOfBook(instrument, BookSide.BID);
+        topOfBook(instrument, BookSide.ASK);
+    }
+
+    private void topOfBook(final int instrument, final int side)
+    {
+        final int index = (instrument << 1) | side;
+        final long price = books.bestPrice(instrument, side);
+        final long size = books.bestSize(instrument, side);
+        if (price == publishedTopPrice[index] && size == publishedTopSize[index])
+        {
+            return;
+        }
+        publishedTopPrice[index] = price;
+        publishedTopSize[index] = size;
+        topOfBookCount++;
+        final TickEncoder tick = batch.add(EventType.TOP_OF_BOOK, instrument);
+        tick.side(bookSide(side)).matchOrNewReference(books.bestOrderCount(instrument, side));
+        if (price != OrderBooks.NO_PRICE)
+        {
+            batch.price(price);
+        }
+        batch.quantity(size);
+    }
+
+    private void begin(final ItchMessageFlyweight message)
+    {
+        messageCount++;
+        batch.begin(clock.toEpochNanos(message.timestamp()));
+    }
+
+    private void publish(final int instrument)
+    {
+        batch.publish(books.isCrossed(instrument), handler);
+    }
+
+    private static Side side(final char itchSide)
+    {
+        switch (itchSide)
+        {
+            case 'B':
+                return Side.BUY;
+            case 'S':
+                return Side.SELL;
+            default:
+                return Side.NONE;
+        }
+    }
+
+    private static Side bookSide(final int side)
+    {
+        return side == BookSide.BID ? Side.BUY : side == BookSide.ASK ? Side.SELL : Side.NONE;
+    }
+
+    /** @return two u32 values in one u64, the first in the high half. */
+    private static long pair(final long high, final long low)
+    {
+        return (high & U32) << 32 | (low & U32);
+    }
+
+    private static long chars(final char c1, final char c2, final char c3)
+    {
+        return (c1 & 0xFFL) << 16 | (c2 & 0xFFL) << 8 | (c3 & 0xFFL);
+    }
+
+    private static long chars(
+        final char c1, final char c2, final char c3, final char c4,
+        final char c5, final char c6, final char c7, final char c8)
+    {
+        return chars(c1, c2, c3) << 40 | chars(c4, c5, c6) << 16 | (c7 & 0xFFL) << 8 | (c8 & 0xFFL);
+    }
+}

@@ -1,0 +1,151 @@
+package io.mdgate.core.tick;
+
+import io.mdgate.core.book.InstrumentDirectory;
+import io.mdgate.core.tick.sbe.EventType;
+import io.mdgate.core.tick.sbe.Price4Decoder;
+import io.mdgate.core.tick.sbe.TickDecoder;
+import io.mdgate.core.tick.sbe.TickEncoder;
+import io.mdgate.core.tick.sbe.TickFlagsDecoder;
+import org.agrona.DirectBuffer;
+
+import java.util.Locale;
+
+/**
+ * Writes a tick as one JSON object on one line, for tools ({@code mdgate decode --ticks}) and logs. Keys, in this
+ * order and always present: {@code gatewaySequence, exchangeSequence, exchangeTimestamp, receiveTimestamp,
+ * instrument, symbol, sessionId, event, side, price, quantity, orderReference, matchOrNewReference, flags}.
+ * {@code price} is a decimal string with four places, or null; {@code symbol} comes from the instrument directory
+ * when one is given and known, else null; {@code flags} lists the names of the set flags. Field meanings per event
+ * are in docs/TICK.md. Reuses one builder: not thread-safe, and not for the hot path.
+ */
+public final class TickJson
+{
+    private final TickDecoder decoder = new TickDecoder();
+    private final StringBuilder builder = new StringBuilder(512);
+    private final InstrumentDirectory instruments;
+
+    /**
+     * @param instruments to look symbols up in, or null to write {@code "symbol": null}.
+     */
+    public TickJson(final InstrumentDirectory instruments)
+    {
+        this.instruments = instruments;
+    }
+
+    /** @return the tick at the offset as a JSON object, without a line break. */
+    public String format(final DirectBuffer buffer, final int offset)
+    {
+        builder.setLength(0);
+        appendTo(buffer, offset, builder);
+        return builder.toString();
+    }
+
+    /** Appends the tick at the offset as a JSON object to the builder. */
+    public StringBuilder appendTo(final DirectBuffer buffer, final int offset, final StringBuilder out)
+    {
+        final TickDecoder tick = decoder.wrap(buffer, offset, TickEncoder.BLOCK_LENGTH, TickEncoder.SCHEMA_VERSION);
+        out.append("{\"gatewaySequence\": ").append(Long.toUnsignedString(tick.gatewaySequence()))
+            .append(", \"exchangeSequence\": ").append(Long.toUnsignedString(tick.exchangeSequence()))
+            .append(", \"exchangeTimestamp\": ").append(tick.exchangeTimestamp())
+            .append(", \"receiveTimestamp\": ").append(tick.receiveTimestamp())
+            .append(", \"instrument\": ").append(tick.instrumentId())
+            .append(", \"symbol\": ");
+        symbol(tick.instrumentId(), out);
+        out.append(", \"sessionId\": ").append(tick.sessionId())
+            .append(", \"event\": \"").append(eventName(tick.eventTypeRaw())).append('"')
+            .append(", \"side\": \"").append((char)tick.sideRaw()).append('"')
+            .append(", \"price\": ");
+        price(tick.price().mantissa(), out);
+        out.append(", \"quantity\": ").append(tick.quantity())
+            .append(", \"orderReference\": ").append(Long.toUnsignedString(tick.orderReference()))
+            .append(", \"matchOrNewReference\": ").append(Long.toUnsignedString(tick.matchOrNewReference()))
+            .append(", \"flags\": [");
+        flags(tick.flags(), out);
+        return out.append("]}");
+    }
+
+    /** Appends a Price(4) mantissa as a quoted decimal with four places, or null. */
+    public static StringBuilder price(final long mantissa, final StringBuilder out)
+    {
+        if (mantissa == Price4Decoder.mantissaNullValue())
+        {
+            return out.append("null");
+        }
+        final long abs = Math.abs(mantissa);
+        out.append('"');
+        if (mantissa < 0)
+        {
+            out.append('-');
+        }
+        out.append(abs / 10_000).append('.');
+        final long fraction = abs % 10_000;
+        for (long digit = 1000; digit > fraction && digit > 1; digit /= 10)
+        {
+            out.append('0');
+        }
+        return out.append(fraction).append('"');
+    }
+
+    private void symbol(final int instrument, final StringBuilder out)
+    {
+        final String symbol = instruments == null ? "" : instruments.symbolText(instrument);
+        if (symbol.isEmpty())
+        {
+            out.append("null");
+            return;
+        }
+        out.append('"');
+        for (int i = 0; i < symbol.length(); i++)
+        {
+            final char c = symbol.charAt(i);
+            if (c == '"' || c == '\\')
+            {
+                out.append('\\').append(c);
+            }
+            else if (c < 0x20 || c > 0x7E)
+            {
+                out.append(String.format(Locale.ROOT, "\\u%04x", (int)c));
+            }
+            else
+            {
+                out.append(c);
+            }
+        }
+        out.append('"');
+    }
+
+    private static String eventName(final short raw)
+    {
+        for (final EventType type : EventType.values())
+        {
+            if (type.value() == raw && type != EventType.NULL_VAL)
+            {
+                return type.name();
+            }
+        }
+        return "UNKNOWN_" + raw;
+    }
+
+    private static void flags(final TickFlagsDecoder flags, final StringBuilder out)
+    {
+        final int start = out.length();
+        flag(out, start, flags.lineB(), "lineB");
+        flag(out, start, flags.recovered(), "recovered");
+        flag(out, start, flags.lastInMessage(), "lastInMessage");
+        flag(out, start, flags.lastInPacket(), "lastInPacket");
+        flag(out, start, flags.nonPrintable(), "nonPrintable");
+        flag(out, start, flags.quantitySaturated(), "quantitySaturated");
+        flag(out, start, flags.priceRescaled(), "priceRescaled");
+        flag(out, start, flags.replayed(), "replayed");
+        flag(out, start, flags.bookCrossed(), "bookCrossed");
+        flag(out, start, flags.unknownOrder(), "unknownOrder");
+    }
+
+    private static void flag(final StringBuilder out, final int start, final boolean set, final String name)
+    {
+        if (set)
+        {
+            out.append(out.length() == start ? "\"" : ", \"").append(name).append('"');
+        }
+    }
+}
