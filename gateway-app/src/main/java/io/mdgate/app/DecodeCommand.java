@@ -1,12 +1,20 @@
 package io.mdgate.app;
 
+import io.mdgate.core.book.BookContext;
+import io.mdgate.core.book.OrderBooks;
+import io.mdgate.core.book.TopOfBookReport;
 import io.mdgate.core.capture.CaptureFormatException;
 import io.mdgate.core.capture.DecodeSummary;
 import io.mdgate.core.capture.ItchFileDecoder;
 import io.mdgate.core.capture.ItchFileFormat;
 import io.mdgate.core.capture.UdpEndpoint;
 import io.mdgate.core.feed.LineArbiter;
+import io.mdgate.core.feed.MessageProcessor;
 import io.mdgate.core.mold.MoldUdp64MessageHandler;
+import io.mdgate.core.tick.ExchangeClock;
+import io.mdgate.core.tick.Normalizer;
+import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.tick.TickJson;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,6 +28,8 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -96,18 +106,26 @@ public final class DecodeCommand implements Callable<Integer>
     @Option(names = "--ticks", description = "Also print the normalized ticks as JSON lines.")
     private boolean ticks;
 
+    @Option(
+        names = "--top",
+        paramLabel = "N",
+        defaultValue = "10",
+        description = "With --book: how many of the most active instruments to list (default ${DEFAULT-VALUE}).")
+    private int top;
+
+    @Option(
+        names = "--session-date",
+        paramLabel = "YYYY-MM-DD",
+        description = "Trading date of the session, for exchange timestamps in ticks (ITCH carries only the time " +
+            "since midnight, New York). Default: today in New York.")
+    private LocalDate sessionDate;
+
     @Override
     public Integer call()
     {
         checkArguments();
         final PrintWriter out = spec.commandLine().getOut();
         final BookStage bookStage = book || ticks ? bookStage(book, ticks, out) : null;
-        if ((book || ticks) && bookStage == null)
-        {
-            throw new CommandLine.ParameterException(spec.commandLine(), (book ? "--book" : "--ticks") +
-                " is not available in this build yet: the order book and normalizer are not wired into decode; " +
-                "run without it for the decode summary");
-        }
 
         final DecodeSummary summary = decode(bookStage == null ? null : bookStage.messageHandler());
         if (summary == null)
@@ -116,15 +134,16 @@ public final class DecodeCommand implements Callable<Integer>
         }
         if (json)
         {
-            out.println(summary.toJson());
+            final String summaryJson = summary.toJson();
+            out.println(book ? withKey(summaryJson, "book", bookStage.bookJson()) : summaryJson);
         }
         else
         {
             out.print(summary.toText());
-        }
-        if (bookStage != null)
-        {
-            bookStage.printAfterSummary(out, json);
+            if (book)
+            {
+                bookStage.printBookText(out);
+            }
         }
         out.flush();
         return 0;
@@ -141,6 +160,11 @@ public final class DecodeCommand implements Callable<Integer>
         {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--line-a and --line-b are both " + lineA + "; the two lines must have different destinations");
+        }
+        if (top < 1)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--top " + top +
+                " lists no instrument; give 1 or more");
         }
         if (reorderWindow < 0 || reorderWindow > ItchFileDecoder.MAX_REORDER_WINDOW)
         {
@@ -190,6 +214,12 @@ public final class DecodeCommand implements Callable<Integer>
         }
     }
 
+    /** @return the JSON object with one more key at its end, so {@code --json} stays one object. */
+    private static String withKey(final String object, final String key, final String valueJson)
+    {
+        return object.substring(0, object.lastIndexOf('}')) + ", \"" + key + "\": " + valueJson + "}";
+    }
+
     private DecodeSummary unreadable(final PrintWriter err, final String why)
     {
         err.println("mdgate decode: cannot read " + file + ": " + why);
@@ -198,20 +228,49 @@ public final class DecodeCommand implements Callable<Integer>
     }
 
     /**
-     * The hook for {@code --book} and {@code --ticks}: returns the stage that builds the order books and
-     * normalized ticks from every well-formed message, or null while they are not wired into this command, in
-     * which case the options are refused with exit code 2. To wire them, return a {@link BookStage} whose handler
-     * is the book and normalizer stage ({@code io.mdgate.core.feed.MessageProcessor}) with a tick handler that
-     * prints JSON lines to {@code out} when {@code ticks} is set.
+     * The stage behind {@code --book} and {@code --ticks}: order books and the normalizer fed with every
+     * well-formed message in sequence order, ticks printed as JSON lines as they are made.
      *
      * @param book  whether {@code --book} was given.
      * @param ticks whether {@code --ticks} was given.
      * @param out   where the command prints.
-     * @return the stage, or null when not available.
+     * @return the stage.
      */
     BookStage bookStage(final boolean book, final boolean ticks, final PrintWriter out)
     {
-        return null;
+        final LocalDate date = sessionDate != null ? sessionDate : LocalDate.now(ExchangeClock.NEW_YORK);
+        final OrderBooks books = new OrderBooks(new BookContext().conclude());
+        final TickJson tickJson = new TickJson(books.instruments());
+        final StringBuilder line = new StringBuilder(256);
+        final TickHandler tickHandler = ticks ?
+            (buffer, offset) ->
+            {
+                line.setLength(0);
+                out.append(tickJson.appendTo(buffer, offset, line)).append(System.lineSeparator());
+            } :
+            (buffer, offset) -> {};
+        final MessageProcessor processor =
+            new MessageProcessor(new Normalizer(books, new ExchangeClock(date), tickHandler, 1));
+
+        return new BookStage()
+        {
+            public MoldUdp64MessageHandler messageHandler()
+            {
+                return processor;
+            }
+
+            public String bookJson()
+            {
+                return TopOfBookReport.json(TopOfBookReport.mostActive(books, top));
+            }
+
+            public void printBookText(final PrintWriter out)
+            {
+                final List<TopOfBookReport.Entry> entries = TopOfBookReport.mostActive(books, top);
+                out.println("book           best bid/offer of the " + entries.size() + " most active instruments");
+                TopOfBookReport.text(entries).forEach(out::println);
+            }
+        };
     }
 
     /**
@@ -222,14 +281,11 @@ public final class DecodeCommand implements Callable<Integer>
         /** @return receives every well-formed message with its sequence, in sequence order, once. */
         MoldUdp64MessageHandler messageHandler();
 
-        /**
-         * Prints what the stage adds after the summary (e.g. the final best bid/offer of the most active
-         * instruments).
-         *
-         * @param out  where the command prints.
-         * @param json whether the summary was printed as JSON.
-         */
-        void printAfterSummary(PrintWriter out, boolean json);
+        /** @return the final best bid/offer of the most active instruments as a JSON array. */
+        String bookJson();
+
+        /** Prints the final best bid/offer of the most active instruments as text, after the summary. */
+        void printBookText(PrintWriter out);
     }
 
     /** Converts {@code --format} values; {@code auto} is null (detect from the content). */

@@ -9,6 +9,8 @@ import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -166,12 +168,54 @@ class DecodeCommandTest
     }
 
     @Test
-    void shouldRefuseBookAndTicksUntilTheyAreWiredIn()
+    void shouldPrintOneTickLinePerTickWithContiguousGatewaySequences()
     {
-        assertEquals(2, run(twoLineCapture().toString(), "--book"));
-        assertTrue(err.toString().contains("--book is not available"), err.toString());
-        assertEquals(2, run(twoLineCapture().toString(), "--ticks"));
-        assertTrue(err.toString().contains("--ticks is not available"), err.toString());
+        assertEquals(0, run(twoLineCapture().toString(), "--ticks", "--session-date", "2025-01-02"));
+
+        final List<String> tickLines = out.toString().lines().filter(l -> l.startsWith("{")).toList();
+        final List<Map<String, Object>> adds = new ArrayList<>();
+        for (int i = 0; i < tickLines.size(); i++)
+        {
+            final Map<String, Object> tick = MiniJson.parseObject(tickLines.get(i));
+            assertEquals(i + 1L, tick.get("gatewaySequence"), tickLines.get(i));
+            if ("ADD".equals(tick.get("event")))
+            {
+                adds.add(tick);
+            }
+        }
+        assertEquals(List.of(1L, 2L, 3L, 6L), adds.stream().map(t -> t.get("exchangeSequence")).toList());
+        assertTrue(out.toString().contains("messages       4"), out.toString());
+    }
+
+    @Test
+    void shouldListTheBestBidAndOfferOfTheMostActiveInstrumentsWithBook()
+    {
+        final Path pcap = dir.resolve("sim.pcap");
+        assertEquals(0, Main.commandLine().execute(
+            "sim", "--messages", "20000", "--seed", "3", "--instruments", "5", "--pcap", pcap.toString()));
+
+        assertEquals(0, run(pcap.toString(), "--book", "--top", "3", "--json"));
+
+        final List<String> lines = out.toString().lines().toList();
+        assertEquals(1, lines.size(), out.toString());
+        final Map<String, Object> summary = MiniJson.parseObject(lines.get(0));
+        assertEquals(20000L, summary.get("messages"));
+        final List<?> book = (List<?>)summary.get("book");
+        assertEquals(3, book.size(), lines.get(0));
+        for (final Object entry : book)
+        {
+            final Map<?, ?> bid = (Map<?, ?>)((Map<?, ?>)entry).get("bid");
+            final Map<?, ?> ask = (Map<?, ?>)((Map<?, ?>)entry).get("ask");
+            assertTrue(new java.math.BigDecimal((String)bid.get("price")).compareTo(
+                new java.math.BigDecimal((String)ask.get("price"))) < 0, lines.get(0));
+        }
+    }
+
+    @Test
+    void shouldRefuseATopOfZero()
+    {
+        assertEquals(2, run(twoLineCapture().toString(), "--book", "--top", "0"));
+        assertTrue(err.toString().contains("--top 0"), err.toString());
     }
 
     @Test
