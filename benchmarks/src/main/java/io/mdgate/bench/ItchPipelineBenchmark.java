@@ -1,0 +1,166 @@
+package io.mdgate.bench;
+
+import io.mdgate.core.book.BookContext;
+import io.mdgate.core.book.OrderBooks;
+import io.mdgate.core.feed.MessageProcessor;
+import io.mdgate.core.itch.AddOrderFlyweight;
+import io.mdgate.core.itch.ItchMessageDecoder;
+import io.mdgate.core.itch.ItchMessageHandler;
+import io.mdgate.core.itch.OrderCancelFlyweight;
+import io.mdgate.core.itch.OrderDeleteFlyweight;
+import io.mdgate.core.itch.OrderExecutedFlyweight;
+import io.mdgate.core.itch.OrderReplaceFlyweight;
+import io.mdgate.core.tick.ExchangeClock;
+import io.mdgate.core.tick.Normalizer;
+import io.mdgate.core.tick.TickHandler;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.time.LocalDate;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Messages per second on one thread over a generated 10M-message ITCH 5.0 session in daily-file framing:
+ * <ul>
+ *   <li>{@code decodeOnly}: frame, dispatch and read the fields of every message (no state);</li>
+ *   <li>{@code decodeBookNormalize}: frame, decode, maintain every order book and write every normalized
+ *       tick (the work of the gateway's feed core per message).</li>
+ * </ul>
+ * Each invocation runs the whole session once from empty books, so the score is messages/s over a full day
+ * shape (directory, opening, continuous trading, close), not a hot loop over one message.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class ItchPipelineBenchmark
+{
+    static final int MESSAGES = 10_000_000;
+    static final int INSTRUMENTS = 500;
+    static final long SEED = 1;
+
+    private UnsafeBuffer file;
+    private MessageProcessor processor;
+    private final FieldReader fieldReader = new FieldReader();
+    private final ItchMessageDecoder decoder = new ItchMessageDecoder();
+    private final TickConsumer ticks = new TickConsumer();
+
+    @Setup(Level.Trial)
+    public void loadFile() throws IOException
+    {
+        file = GeneratedItchFile.load(MESSAGES, INSTRUMENTS, SEED).buffer();
+    }
+
+    /** Fresh, empty books per pass over the day: replaying the same order references twice is not a feed. */
+    @Setup(Level.Invocation)
+    public void emptyBooks()
+    {
+        final OrderBooks books = new OrderBooks(new BookContext().conclude());
+        final Normalizer normalizer = new Normalizer(books, new ExchangeClock(LocalDate.of(2025, 1, 2)), ticks, 1);
+        processor = new MessageProcessor(normalizer);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(MESSAGES)
+    public long decodeOnly()
+    {
+        final UnsafeBuffer buffer = file;
+        final ItchMessageDecoder decoder = this.decoder;
+        final FieldReader reader = fieldReader;
+        final int end = buffer.capacity();
+        int offset = 0;
+        int messages = 0;
+        while (offset < end && messages < MESSAGES)
+        {
+            final int length = buffer.getShort(offset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+            decoder.decode(buffer, offset + 2, length, reader);
+            offset += 2 + length;
+            messages++;
+        }
+        return reader.sum + messages;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(MESSAGES)
+    public long decodeBookNormalize()
+    {
+        final UnsafeBuffer buffer = file;
+        final MessageProcessor processor = this.processor;
+        final int end = buffer.capacity();
+        int offset = 0;
+        long sequence = 1;
+        while (offset < end && sequence <= MESSAGES)
+        {
+            final int length = buffer.getShort(offset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+            processor.onMessage(buffer, offset + 2, length, sequence++);
+            offset += 2 + length;
+        }
+        return ticks.sum;
+    }
+
+    /** Reads the fields a consumer of each order message would need, so decoding is not optimised away. */
+    static final class FieldReader implements ItchMessageHandler
+    {
+        long sum;
+
+        @Override
+        public void onAddOrder(final AddOrderFlyweight message)
+        {
+            sum += message.orderReference() + message.shares() + message.price() + message.stock() +
+                message.side() + message.timestamp() + message.stockLocate();
+        }
+
+        @Override
+        public void onOrderExecuted(final OrderExecutedFlyweight message)
+        {
+            sum += message.orderReference() + message.executedShares() + message.matchNumber() + message.timestamp();
+        }
+
+        @Override
+        public void onOrderCancel(final OrderCancelFlyweight message)
+        {
+            sum += message.orderReference() + message.cancelledShares() + message.timestamp();
+        }
+
+        @Override
+        public void onOrderDelete(final OrderDeleteFlyweight message)
+        {
+            sum += message.orderReference() + message.timestamp();
+        }
+
+        @Override
+        public void onOrderReplace(final OrderReplaceFlyweight message)
+        {
+            sum += message.originalOrderReference() + message.newOrderReference() + message.shares() +
+                message.price() + message.timestamp();
+        }
+    }
+
+    /** Touches every tick's gateway sequence and event type, as a ring writer would read them. */
+    static final class TickConsumer implements TickHandler
+    {
+        long sum;
+
+        @Override
+        public void onTick(final DirectBuffer buffer, final int offset)
+        {
+            sum += buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN) + buffer.getByte(offset + 62);
+        }
+    }
+}
