@@ -1,0 +1,51 @@
+package io.mdgate.egress.transport.shm;
+
+import java.nio.file.Path;
+
+/**
+ * Where an {@code shm} instance keeps its files: {@code <directory>/<instance>-control.sock} (control socket),
+ * {@code <instance>-stream-<id>} (broadcast logs) and {@code <instance>-region-<address as 16 hex digits>}
+ * (registered regions). Immutable.
+ */
+final class ShmNames
+{
+    private final Path directory;
+    private final String instance;
+
+    ShmNames(final Path directory, final String instance)
+    {
+        this.directory = directory;
+        this.instance = instance;
+    }
+
+    Path directory()
+    {
+        return directory;
+    }
+
+    String instance()
+    {
+        return instance;
+    }
+
+    Path controlSocket()
+    {
+        return directory.resolve(instance + "-control.sock");
+    }
+
+    Path streamFile(final int streamId)
+    {
+        return directory.resolve(instance + "-stream-" + streamId);
+    }
+
+    Path regionFile(final long address)
+    {
+        return directory.resolve(String.format("%s-region-%016x", instance, address));
+    }
+
+    /** @return the prefix every file of this instance starts with (for clean-up). */
+    String prefix()
+    {
+        return instance + "-";
+    }
+}
