@@ -1,0 +1,108 @@
+package io.mdgate.egress.protocol;
+
+/**
+ * Control messages between a consumer and the publisher, carried whole by the control channel. Every message starts
+ * with the same 8-byte header; offsets below are from the start of the message, little-endian.
+ * <pre>
+ *  header    0 type u16 | 2 protocol version u16 | 4 (reserved)
+ *
+ *  HELLO (1)        consumer -> publisher, first message
+ *            8 ring slots i32 | 12 table slots i32 | 16 region address i64 | 24 region key i32 | 28 (reserved)
+ *           32 region length i64 | 40 name length u8, name (ASCII, 32) | 73 token length u8, token (64)
+ *  WELCOME (2)      publisher -> consumer, authenticated
+ *            8 publisher epoch i64 | 16 position address i64 | 24 position key i32 | 28 stream id i32
+ *           32 position length i64 | 40 next gateway sequence i64 | 48 heartbeat interval ns i64
+ *           56 heartbeat timeout ns i64 | 64 mtu i32
+ *  REJECT (3)       publisher -> consumer, then the publisher closes
+ *            8 reason i32 | 12 text length u16 | 14 text (ASCII)
+ *  SUBSCRIBE (4), UNSUBSCRIBE (5)  consumer -> publisher
+ *  SUBSCRIPTION (6) publisher -> consumer, the answer (also later, when a symbol becomes known)
+ *            8 instrument id i32 (-1: by symbol, -2: all) | 12 table slot i32 (-1: none) | 16 symbol i64
+ *           24 status i32
+ *  HEARTBEAT (7)    both ways
+ *            8 timestamp ns i64 | 16 sequence i64 (publisher: last published; consumer: last delivered)
+ *  RECOVER (8)      consumer -> publisher: ticks from..to over the control channel
+ *  RECOVERY_END (10) publisher -> consumer: from, to, count = ticks the source no longer had, status,
+ *                   flags VIA_RING when it ends the catch-up a RESYNC started
+ *  RESYNC (11)      consumer -> publisher: replay from..(live) through the ring, then continue live
+ *  RESYNCED (12)    publisher -> consumer: position = ring position the replay starts at, from
+ *  LAPPED (13)      publisher -> consumer: position = ring position where writing stopped
+ *            8 from i64 | 16 to i64 | 24 position i64 | 32 count i64 | 40 status i32 | 44 flags i32
+ *  RECOVERY_DATA (9) publisher -> consumer
+ *            8 tick count i32 | 64 ticks, 64 bytes each
+ *  BYE (14)         either way, before closing
+ * </pre>
+ */
+public final class ControlMessageDescriptor
+{
+    public static final short PROTOCOL_VERSION = 1;
+
+    public static final short HELLO = 1;
+    public static final short WELCOME = 2;
+    public static final short REJECT = 3;
+    public static final short SUBSCRIBE = 4;
+    public static final short UNSUBSCRIBE = 5;
+    public static final short SUBSCRIPTION = 6;
+    public static final short HEARTBEAT = 7;
+    public static final short RECOVER = 8;
+    public static final short RECOVERY_DATA = 9;
+    public static final short RECOVERY_END = 10;
+    public static final short RESYNC = 11;
+    public static final short RESYNCED = 12;
+    public static final short LAPPED = 13;
+    public static final short BYE = 14;
+
+    public static final int TYPE_OFFSET = 0;
+    public static final int VERSION_OFFSET = 2;
+    public static final int HEADER_LENGTH = 8;
+
+    /** REJECT reasons. */
+    public static final int REJECT_AUTHENTICATION = 1;
+    public static final int REJECT_VERSION = 2;
+    public static final int REJECT_REGION = 3;
+    public static final int REJECT_CAPACITY = 4;
+    public static final int REJECT_INVALID = 5;
+
+    /** SUBSCRIPTION statuses. */
+    public static final int SUBSCRIBED = 0;
+    public static final int PENDING = 1;
+    public static final int UNSUBSCRIBED = 2;
+    public static final int INVALID = 3;
+
+    /** RECOVERY_END statuses. */
+    public static final int RECOVERY_COMPLETE = 0;
+    public static final int RECOVERY_PARTIAL = 1;
+    public static final int RECOVERY_REFUSED = 2;
+
+    /** RECOVER flag: send only the ticks of the consumer's subscriptions. */
+    public static final int FILTERED = 1;
+    /** RECOVERY_END flag: the recovery was a ring catch-up after RESYNC, not a RECOVER request. */
+    public static final int VIA_RING = 2;
+
+    /** Instrument id of a subscription by symbol. */
+    public static final int BY_SYMBOL = -1;
+    /** Instrument id of a subscription to every instrument. */
+    public static final int ALL_INSTRUMENTS = -2;
+
+    private ControlMessageDescriptor()
+    {
+    }
+
+    /** @return a reason's name, for messages. */
+    public static String rejectReason(final int reason)
+    {
+        switch (reason)
+        {
+            case REJECT_AUTHENTICATION:
+                return "authentication failed (unknown consumer or wrong token)";
+            case REJECT_VERSION:
+                return "unsupported protocol version";
+            case REJECT_REGION:
+                return "the consumer's region could not be opened or has the wrong size";
+            case REJECT_CAPACITY:
+                return "the publisher serves its maximum number of consumers";
+            default:
+                return "invalid request";
+        }
+    }
+}

@@ -1,0 +1,354 @@
+package io.mdgate.egress.publisher;
+
+import io.mdgate.core.tick.TickHandler;
+import io.mdgate.egress.TickSource;
+import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
+import io.mdgate.egress.protocol.PositionRegionDescriptor;
+import io.mdgate.egress.protocol.TickLayout;
+import io.mdgate.egress.transport.ControlServer;
+import io.mdgate.egress.transport.EgressTransport;
+import io.mdgate.egress.transport.MemoryRegion;
+import io.mdgate.egress.transport.MulticastPublication;
+import io.mdgate.egress.transport.RegionAccess;
+import io.mdgate.egress.transport.TransportResult;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The egress publisher: an Agrona {@link Agent} that fans every live tick out to the consumers in the rack.
+ * <ul>
+ *   <li>the multicast stream: every tick, batched into datagrams up to the MTU within a small time budget, with
+ *       heartbeats when idle;</li>
+ *   <li>per consumer, by one-sided writes into its registered region: a ring of its filtered ticks and a
+ *       top-of-book table of its instruments;</li>
+ *   <li>per consumer, over its control channel: authentication, subscriptions, heartbeats, and recovery from the
+ *       {@link io.mdgate.egress.RecoverySource}, rate-limited after the live work of each duty cycle.</li>
+ * </ul>
+ * Live ticks arrive through {@link #onTick} (called on this agent's thread, e.g. by the normalizer sharing the
+ * thread) or from the context's {@link TickSource} polled in {@link #doWork()}. Everything is registered at
+ * construction from pools sized by the {@link PublisherContext}; the tick path and the duty cycle's steady state
+ * never allocate and never block. A consumer that falls behind is stopped and told, never waited for.
+ * <p>
+ * Threading: construct on any thread, then {@link #onTick} and {@link #doWork()} on one thread only (the agent's).
+ * {@link #counters()} may be read from another thread (values may be slightly stale).
+ */
+public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
+{
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    private static final int MESSAGE_REGION_LENGTH = 65536;
+
+    private final PublisherContext context;
+    private final NanoClock nanoClock;
+    private final TickSource tickSource;
+    private final int inputLimit;
+    private final long controlPollNanos;
+    private final long publisherEpoch;
+    private final PublisherCounters counters = new PublisherCounters();
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final MulticastPublication publication;
+    private final StreamBatcher batcher;
+    private final InstrumentRecords records;
+    private final ConsumerSession[] sessions;
+    private final ConsumerSession[] active;
+    private final ControlServer server;
+    private final SessionControl control;
+    private final SessionRecovery recovery;
+    private final RecoveryBudget budget;
+    private int activeCount;
+    private int recoveryCursor;
+    private long lastSequence;
+    private long nowNanos;
+    private long lastControlPollNanos;
+    private boolean closed;
+
+    /**
+     * Registers every buffer, opens the multicast stream and starts listening for consumers.
+     *
+     * @param context settings; concluded here.
+     */
+    public EgressPublisher(final PublisherContext context)
+    {
+        this.context = context.conclude();
+        this.nanoClock = context.nanoClock();
+        this.tickSource = context.tickSource();
+        this.inputLimit = context.inputLimit();
+        this.controlPollNanos = context.controlPollNanos();
+        this.publisherEpoch = context.epochClock().nanoTime();
+        this.lastSequence = context.firstSequence() - 1;
+        this.nowNanos = nanoClock.nanoTime();
+        final EgressTransport transport = context.transport();
+        try
+        {
+            records = new InstrumentRecords(
+                register(InstrumentRecords.regionLength(context.maxInstruments()), RegionAccess.LOCAL),
+                context.maxInstruments());
+            publication = track(transport.addPublication(context.streamId()));
+            batcher = new StreamBatcher(publication,
+                register(StreamBatcher.regionLength(transport.mtu()), RegionAccess.LOCAL), context.epochClock(),
+                publisherEpoch, context.batchBudgetNanos(), context.streamHeartbeatNanos(), context.firstSequence());
+            sessions = new ConsumerSession[context.maxConsumers()];
+            active = new ConsumerSession[context.maxConsumers()];
+            for (int i = 0; i < sessions.length; i++)
+            {
+                sessions[i] = new ConsumerSession(i,
+                    register(ConsumerRegionDescriptor.ringLength(context.maxRingSlots()), RegionAccess.LOCAL),
+                    register(PositionRegionDescriptor.LENGTH, RegionAccess.REMOTE_WRITE),
+                    register(MESSAGE_REGION_LENGTH, RegionAccess.LOCAL),
+                    context.maxInstruments(), context.maxTableSlots(), context.ringFlushSlots());
+            }
+            recovery = new SessionRecovery(this, context.recoverySource(), context.recoveryStallNanos());
+            budget = new RecoveryBudget(context.recoveryTicksPerSecond(), context.recoveryTicksPerCycle(), nowNanos);
+            server = track(transport.bindControl());
+            control = new SessionControl(this, context, server, sessions, records);
+        }
+        catch (final RuntimeException ex)
+        {
+            closeResources();
+            throw ex;
+        }
+    }
+
+    private MemoryRegion register(final int length, final RegionAccess access)
+    {
+        return track(context.transport().registerRegion(length, access));
+    }
+
+    private <T extends AutoCloseable> T track(final T resource)
+    {
+        resources.add(resource);
+        return resource;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "egress-publisher";
+    }
+
+    /**
+     * Publishes one live tick: into the pending datagram, the top-of-book records, and the ring (and table) of every
+     * consumer that takes it. Gateway sequences are expected to follow one another; a jump is counted and starts a
+     * new datagram, and consumers recover the missing ticks from the recovery source.
+     */
+    @Override
+    public void onTick(final DirectBuffer buffer, final int offset)
+    {
+        final long sequence = buffer.getLong(offset + TickLayout.GATEWAY_SEQUENCE_OFFSET, LE);
+        if (sequence != lastSequence + 1)
+        {
+            counters.inputGaps++;
+        }
+        lastSequence = sequence;
+        counters.ticksPublished++;
+        batcher.append(buffer, offset, sequence, nowNanos);
+        final int instrument = buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
+        final byte eventType = buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET);
+        final boolean recordChanged = records.apply(buffer, offset, instrument, eventType);
+        final ConsumerSession[] active = this.active;
+        for (int i = 0, count = activeCount; i < count; i++)
+        {
+            final ConsumerSession session = active[i];
+            if (!session.onLiveTick(buffer, offset, instrument) && !session.closeRequested)
+            {
+                control.lapped(session);
+            }
+            if (recordChanged)
+            {
+                onRecordChanged(session, buffer, offset, instrument);
+            }
+        }
+    }
+
+    private void onRecordChanged(final ConsumerSession session, final DirectBuffer buffer, final int offset,
+        final int instrument)
+    {
+        final int slot = session.subscriptions.tableSlot(instrument);
+        if (slot != Subscriptions.NO_SLOT)
+        {
+            writeTable(session, slot, instrument);
+        }
+        if (session.subscriptions.pendingSymbols() > 0)
+        {
+            control.onSymbol(session, buffer.getLong(offset + TickLayout.ORDER_REFERENCE_OFFSET, LE), instrument);
+        }
+    }
+
+    void writeTable(final ConsumerSession session, final int slot, final int instrument)
+    {
+        if (session.table.write(slot, records.region(), records.recordOffset(instrument)) == TransportResult.OK)
+        {
+            counters.tableWrites++;
+        }
+        else
+        {
+            counters.ringWriteFailures++;
+        }
+    }
+
+    /**
+     * One duty cycle: take live ticks from the tick source, send the pending datagram when its budget is spent,
+     * write every staged ring slot, serve the control channels at their interval, then recover within the budget.
+     *
+     * @return work done (0 when idle).
+     */
+    @Override
+    public int doWork()
+    {
+        final long now = nanoClock.nanoTime();
+        nowNanos = now;
+        int work = 0;
+        if (null != tickSource)
+        {
+            work += tickSource.poll(this, inputLimit);
+        }
+        work += batcher.doWork(now);
+        for (int i = 0, count = activeCount; i < count; i++)
+        {
+            active[i].flushRing();
+        }
+        if (now - lastControlPollNanos >= controlPollNanos)
+        {
+            lastControlPollNanos = now;
+            work += control.poll(now);
+        }
+        work += recover(now);
+        return work;
+    }
+
+    private int recover(final long now)
+    {
+        final int count = activeCount;
+        if (count == 0)
+        {
+            return 0;
+        }
+        final int allowed = budget.refill(now);
+        int scanned = 0;
+        for (int k = 0; k < count; k++)
+        {
+            final ConsumerSession session = active[(recoveryCursor + k) % count];
+            if (session.ringState == ConsumerSession.RING_CATCHING_UP)
+            {
+                scanned += recovery.catchUp(session, allowed - scanned, now);
+            }
+            if (!session.controlRecovery.isEmpty() || session.controlRecovery.messagePending)
+            {
+                scanned += recovery.answer(session, allowed - scanned, now);
+            }
+        }
+        recoveryCursor++;
+        budget.spend(scanned);
+        return scanned > 0 ? 1 : 0;
+    }
+
+    /** Sends the pending datagram now, whatever its budget (e.g. at the end of a replay). */
+    public void flush()
+    {
+        batcher.flush(nowNanos);
+        for (int i = 0, count = activeCount; i < count; i++)
+        {
+            active[i].flushRing();
+        }
+    }
+
+    void sessionsChanged()
+    {
+        int count = 0;
+        for (final ConsumerSession session : sessions)
+        {
+            if (session.state == ConsumerSession.ACTIVE && !session.closeRequested)
+            {
+                active[count++] = session;
+            }
+        }
+        for (int i = count; i < activeCount; i++)
+        {
+            active[i] = null;
+        }
+        activeCount = count;
+    }
+
+    long lastSequence()
+    {
+        return lastSequence;
+    }
+
+    long publisherEpoch()
+    {
+        return publisherEpoch;
+    }
+
+    /** @return the counters (readable from any thread). */
+    public PublisherCounters counters()
+    {
+        return counters;
+    }
+
+    /** @return consumers connected and authenticated. */
+    public int activeConsumers()
+    {
+        return activeCount;
+    }
+
+    /** @return the last gateway sequence published. */
+    public long lastPublishedSequence()
+    {
+        return lastSequence;
+    }
+
+    public long datagramsSent()
+    {
+        return batcher.datagramsSent();
+    }
+
+    public long streamHeartbeatsSent()
+    {
+        return batcher.heartbeatsSent();
+    }
+
+    /** @return where consumers connect. */
+    public String controlEndpoint()
+    {
+        return server.endpoint();
+    }
+
+    @Override
+    public void onClose()
+    {
+        close();
+    }
+
+    /** Flushes, says goodbye to every consumer, and releases everything registered. Idempotent. */
+    @Override
+    public void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            flush();
+            control.closeAll();
+            closeResources();
+        }
+    }
+
+    private void closeResources()
+    {
+        for (int i = resources.size() - 1; i >= 0; i--)
+        {
+            try
+            {
+                resources.get(i).close();
+            }
+            catch (final Exception ignore)
+            {
+                // Best effort: one resource failing to close must not keep the others open.
+            }
+        }
+        resources.clear();
+    }
+}

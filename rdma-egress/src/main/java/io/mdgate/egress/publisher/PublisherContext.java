@@ -1,0 +1,371 @@
+package io.mdgate.egress.publisher;
+
+import io.mdgate.egress.EventLog;
+import io.mdgate.egress.RecoverySource;
+import io.mdgate.egress.TickSource;
+import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
+import io.mdgate.egress.transport.EgressTransport;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemEpochNanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Settings of the {@link EgressPublisher}, with defaults, checked once by {@link #conclude()}; docs/CONFIGURATION.md
+ * lists them. Set up on one thread before the publisher starts.
+ */
+public final class PublisherContext
+{
+    public static final int DEFAULT_STREAM_ID = 1001;
+    public static final int DEFAULT_MAX_CONSUMERS = 16;
+    public static final int DEFAULT_MAX_RING_SLOTS = 16384;
+    public static final int DEFAULT_MAX_TABLE_SLOTS = 1024;
+    public static final int DEFAULT_MAX_INSTRUMENTS = 65536;
+    public static final long DEFAULT_BATCH_BUDGET_NANOS = TimeUnit.MICROSECONDS.toNanos(5);
+    public static final int DEFAULT_RING_FLUSH_SLOTS = 32;
+    public static final long DEFAULT_STREAM_HEARTBEAT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    public static final long DEFAULT_HEARTBEAT_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    public static final long DEFAULT_HEARTBEAT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
+    public static final long DEFAULT_CONTROL_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    public static final int DEFAULT_RECOVERY_TICKS_PER_CYCLE = 1024;
+    public static final long DEFAULT_RECOVERY_TICKS_PER_SECOND = 2_000_000;
+    public static final long DEFAULT_RECOVERY_STALL_NANOS = TimeUnit.SECONDS.toNanos(2);
+    public static final int DEFAULT_INPUT_LIMIT = 256;
+
+    private EgressTransport transport;
+    private RecoverySource recoverySource;
+    private TickSource tickSource;
+    private EventLog eventLog = EventLog.STDERR;
+    private EpochNanoClock epochClock = new SystemEpochNanoClock();
+    private NanoClock nanoClock = SystemNanoClock.INSTANCE;
+    private final Map<String, byte[]> tokens = new HashMap<>();
+    private int streamId = DEFAULT_STREAM_ID;
+    private int maxConsumers = DEFAULT_MAX_CONSUMERS;
+    private int maxRingSlots = DEFAULT_MAX_RING_SLOTS;
+    private int maxTableSlots = DEFAULT_MAX_TABLE_SLOTS;
+    private int maxInstruments = DEFAULT_MAX_INSTRUMENTS;
+    private long batchBudgetNanos = DEFAULT_BATCH_BUDGET_NANOS;
+    private int ringFlushSlots = DEFAULT_RING_FLUSH_SLOTS;
+    private long streamHeartbeatNanos = DEFAULT_STREAM_HEARTBEAT_NANOS;
+    private long heartbeatIntervalNanos = DEFAULT_HEARTBEAT_INTERVAL_NANOS;
+    private long heartbeatTimeoutNanos = DEFAULT_HEARTBEAT_TIMEOUT_NANOS;
+    private long controlPollNanos = DEFAULT_CONTROL_POLL_NANOS;
+    private int recoveryTicksPerCycle = DEFAULT_RECOVERY_TICKS_PER_CYCLE;
+    private long recoveryTicksPerSecond = DEFAULT_RECOVERY_TICKS_PER_SECOND;
+    private long recoveryStallNanos = DEFAULT_RECOVERY_STALL_NANOS;
+    private int inputLimit = DEFAULT_INPUT_LIMIT;
+    private long firstSequence = 1;
+
+    /**
+     * @return this, checked.
+     * @throws IllegalArgumentException saying what is wrong and what would be right.
+     */
+    public PublisherContext conclude()
+    {
+        require(null != transport, "a transport is required");
+        require(null != recoverySource, "a recovery source is required (the journal, or a TickArchive)");
+        require(null != eventLog && null != epochClock && null != nanoClock, "event log and clocks must be set");
+        require(!tokens.isEmpty(), "at least one consumer token is required; consumers without one are refused");
+        require(maxConsumers >= 1 && maxConsumers <= 1024, "maxConsumers must be 1..1024, was " + maxConsumers);
+        require(ConsumerRegionDescriptor.validRingSlots(maxRingSlots) && maxRingSlots >= 16,
+            "maxRingSlots must be a power of two from 16 to " + ConsumerRegionDescriptor.MAX_RING_SLOTS + ", was " +
+            maxRingSlots);
+        require(maxTableSlots >= 0 && maxTableSlots <= ConsumerRegionDescriptor.MAX_TABLE_SLOTS,
+            "maxTableSlots must be 0.." + ConsumerRegionDescriptor.MAX_TABLE_SLOTS + ", was " + maxTableSlots);
+        require(maxInstruments >= 2 && maxInstruments <= 65536,
+            "maxInstruments must be 2..65536 (instrument ids are uint16), was " + maxInstruments);
+        require(batchBudgetNanos >= 0, "batchBudgetNanos must not be negative, was " + batchBudgetNanos);
+        require(ringFlushSlots >= 1 && ringFlushSlots <= 16, "ringFlushSlots must be 1..16 (was " + ringFlushSlots +
+            "): a consumer's ring is never smaller than 16 slots");
+        require(streamHeartbeatNanos > 0 && heartbeatIntervalNanos > 0, "heartbeat intervals must be positive");
+        require(heartbeatTimeoutNanos >= 2 * heartbeatIntervalNanos,
+            "heartbeatTimeoutNanos must be at least two heartbeat intervals, was " + heartbeatTimeoutNanos);
+        require(controlPollNanos >= 0, "controlPollNanos must not be negative");
+        require(recoveryTicksPerCycle >= 1, "recoveryTicksPerCycle must be positive");
+        require(recoveryTicksPerSecond >= recoveryTicksPerCycle,
+            "recoveryTicksPerSecond must be at least recoveryTicksPerCycle");
+        require(recoveryStallNanos > 0, "recoveryStallNanos must be positive");
+        require(inputLimit >= 1, "inputLimit must be positive");
+        require(firstSequence >= 1, "firstSequence must be at least 1, was " + firstSequence);
+        return this;
+    }
+
+    private static void require(final boolean condition, final String message)
+    {
+        if (!condition)
+        {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    public EgressTransport transport()
+    {
+        return transport;
+    }
+
+    public PublisherContext transport(final EgressTransport transport)
+    {
+        this.transport = transport;
+        return this;
+    }
+
+    public RecoverySource recoverySource()
+    {
+        return recoverySource;
+    }
+
+    public PublisherContext recoverySource(final RecoverySource recoverySource)
+    {
+        this.recoverySource = recoverySource;
+        return this;
+    }
+
+    /** @return where the duty cycle polls live ticks from, or null when they are given by {@code onTick}. */
+    public TickSource tickSource()
+    {
+        return tickSource;
+    }
+
+    public PublisherContext tickSource(final TickSource tickSource)
+    {
+        this.tickSource = tickSource;
+        return this;
+    }
+
+    public EventLog eventLog()
+    {
+        return eventLog;
+    }
+
+    public PublisherContext eventLog(final EventLog eventLog)
+    {
+        this.eventLog = eventLog;
+        return this;
+    }
+
+    public EpochNanoClock epochClock()
+    {
+        return epochClock;
+    }
+
+    public PublisherContext epochClock(final EpochNanoClock epochClock)
+    {
+        this.epochClock = epochClock;
+        return this;
+    }
+
+    public NanoClock nanoClock()
+    {
+        return nanoClock;
+    }
+
+    public PublisherContext nanoClock(final NanoClock nanoClock)
+    {
+        this.nanoClock = nanoClock;
+        return this;
+    }
+
+    /** @return consumer name to token (bytes of the token's UTF-8). */
+    public Map<String, byte[]> tokens()
+    {
+        return tokens;
+    }
+
+    /**
+     * Allows consumer {@code name} with {@code token}.
+     */
+    public PublisherContext token(final String name, final String token)
+    {
+        require(null != name && !name.isEmpty() && name.length() <= 32 && name.chars().allMatch(c -> c > 32 && c < 127),
+            "consumer name '" + name + "' must be 1 to 32 printable ASCII characters without spaces");
+        require(null != token && !token.isEmpty() && token.getBytes(StandardCharsets.UTF_8).length <= 64,
+            "the token of consumer '" + name + "' must be 1 to 64 bytes");
+        tokens.put(name, token.getBytes(StandardCharsets.UTF_8));
+        return this;
+    }
+
+    public int streamId()
+    {
+        return streamId;
+    }
+
+    public PublisherContext streamId(final int streamId)
+    {
+        this.streamId = streamId;
+        return this;
+    }
+
+    public int maxConsumers()
+    {
+        return maxConsumers;
+    }
+
+    public PublisherContext maxConsumers(final int maxConsumers)
+    {
+        this.maxConsumers = maxConsumers;
+        return this;
+    }
+
+    public int maxRingSlots()
+    {
+        return maxRingSlots;
+    }
+
+    public PublisherContext maxRingSlots(final int maxRingSlots)
+    {
+        this.maxRingSlots = maxRingSlots;
+        return this;
+    }
+
+    public int maxTableSlots()
+    {
+        return maxTableSlots;
+    }
+
+    public PublisherContext maxTableSlots(final int maxTableSlots)
+    {
+        this.maxTableSlots = maxTableSlots;
+        return this;
+    }
+
+    public int maxInstruments()
+    {
+        return maxInstruments;
+    }
+
+    public PublisherContext maxInstruments(final int maxInstruments)
+    {
+        this.maxInstruments = maxInstruments;
+        return this;
+    }
+
+    public long batchBudgetNanos()
+    {
+        return batchBudgetNanos;
+    }
+
+    /** @param batchBudgetNanos longest a tick waits for more to fill its datagram; 0 sends at every duty cycle. */
+    public PublisherContext batchBudgetNanos(final long batchBudgetNanos)
+    {
+        this.batchBudgetNanos = batchBudgetNanos;
+        return this;
+    }
+
+    public int ringFlushSlots()
+    {
+        return ringFlushSlots;
+    }
+
+    /** @param ringFlushSlots staged ring slots that trigger a write before the end of the duty cycle. */
+    public PublisherContext ringFlushSlots(final int ringFlushSlots)
+    {
+        this.ringFlushSlots = ringFlushSlots;
+        return this;
+    }
+
+    public long streamHeartbeatNanos()
+    {
+        return streamHeartbeatNanos;
+    }
+
+    public PublisherContext streamHeartbeatNanos(final long streamHeartbeatNanos)
+    {
+        this.streamHeartbeatNanos = streamHeartbeatNanos;
+        return this;
+    }
+
+    public long heartbeatIntervalNanos()
+    {
+        return heartbeatIntervalNanos;
+    }
+
+    public PublisherContext heartbeatIntervalNanos(final long heartbeatIntervalNanos)
+    {
+        this.heartbeatIntervalNanos = heartbeatIntervalNanos;
+        return this;
+    }
+
+    public long heartbeatTimeoutNanos()
+    {
+        return heartbeatTimeoutNanos;
+    }
+
+    public PublisherContext heartbeatTimeoutNanos(final long heartbeatTimeoutNanos)
+    {
+        this.heartbeatTimeoutNanos = heartbeatTimeoutNanos;
+        return this;
+    }
+
+    public long controlPollNanos()
+    {
+        return controlPollNanos;
+    }
+
+    public PublisherContext controlPollNanos(final long controlPollNanos)
+    {
+        this.controlPollNanos = controlPollNanos;
+        return this;
+    }
+
+    public int recoveryTicksPerCycle()
+    {
+        return recoveryTicksPerCycle;
+    }
+
+    public PublisherContext recoveryTicksPerCycle(final int recoveryTicksPerCycle)
+    {
+        this.recoveryTicksPerCycle = recoveryTicksPerCycle;
+        return this;
+    }
+
+    public long recoveryTicksPerSecond()
+    {
+        return recoveryTicksPerSecond;
+    }
+
+    public PublisherContext recoveryTicksPerSecond(final long recoveryTicksPerSecond)
+    {
+        this.recoveryTicksPerSecond = recoveryTicksPerSecond;
+        return this;
+    }
+
+    public long recoveryStallNanos()
+    {
+        return recoveryStallNanos;
+    }
+
+    /** @param recoveryStallNanos how long recovery waits for the source to hold a range before declaring it lost. */
+    public PublisherContext recoveryStallNanos(final long recoveryStallNanos)
+    {
+        this.recoveryStallNanos = recoveryStallNanos;
+        return this;
+    }
+
+    public int inputLimit()
+    {
+        return inputLimit;
+    }
+
+    public PublisherContext inputLimit(final int inputLimit)
+    {
+        this.inputLimit = inputLimit;
+        return this;
+    }
+
+    public long firstSequence()
+    {
+        return firstSequence;
+    }
+
+    /** @param firstSequence gateway sequence of the first tick expected (what a heartbeat announces before it). */
+    public PublisherContext firstSequence(final long firstSequence)
+    {
+        this.firstSequence = firstSequence;
+        return this;
+    }
+}

@@ -1,0 +1,111 @@
+package io.mdgate.egress.publisher;
+
+/**
+ * What the publisher counted since it started. Written on the publisher's thread only; another thread reading them
+ * sees values that may be slightly stale (plain fields, single writer).
+ */
+public final class PublisherCounters
+{
+    long ticksPublished;
+    long inputGaps;
+    long connectionsAccepted;
+    long consumersWelcomed;
+    long authenticationFailures;
+    long rejected;
+    long sessionsTimedOut;
+    long sessionsDisconnected;
+    long laps;
+    long resyncs;
+    long recoveryRequests;
+    long recoveredTicks;
+    long ticksMissingFromSource;
+    long ringWriteFailures;
+    long tableWrites;
+    long malformedControlMessages;
+
+    public long ticksPublished()
+    {
+        return ticksPublished;
+    }
+
+    /** @return times a live tick's sequence did not follow the previous one. */
+    public long inputGaps()
+    {
+        return inputGaps;
+    }
+
+    public long connectionsAccepted()
+    {
+        return connectionsAccepted;
+    }
+
+    public long consumersWelcomed()
+    {
+        return consumersWelcomed;
+    }
+
+    /** @return connections refused for an unknown consumer name or a wrong token. */
+    public long authenticationFailures()
+    {
+        return authenticationFailures;
+    }
+
+    /** @return connections refused for any reason, authentication included. */
+    public long rejected()
+    {
+        return rejected;
+    }
+
+    public long sessionsTimedOut()
+    {
+        return sessionsTimedOut;
+    }
+
+    public long sessionsDisconnected()
+    {
+        return sessionsDisconnected;
+    }
+
+    /** @return times a consumer fell a whole ring behind. */
+    public long laps()
+    {
+        return laps;
+    }
+
+    public long resyncs()
+    {
+        return resyncs;
+    }
+
+    public long recoveryRequests()
+    {
+        return recoveryRequests;
+    }
+
+    /** @return ticks sent again from the recovery source, through rings and control channels. */
+    public long recoveredTicks()
+    {
+        return recoveredTicks;
+    }
+
+    /** @return ticks asked for that the recovery source did not hold. */
+    public long ticksMissingFromSource()
+    {
+        return ticksMissingFromSource;
+    }
+
+    public long ringWriteFailures()
+    {
+        return ringWriteFailures;
+    }
+
+    public long tableWrites()
+    {
+        return tableWrites;
+    }
+
+    public long malformedControlMessages()
+    {
+        return malformedControlMessages;
+    }
+}

@@ -1,0 +1,465 @@
+package io.mdgate.egress.publisher;
+
+import io.mdgate.egress.EventLog;
+import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
+import io.mdgate.egress.protocol.ControlFlyweight;
+import io.mdgate.egress.protocol.HeartbeatFlyweight;
+import io.mdgate.egress.protocol.HelloFlyweight;
+import io.mdgate.egress.protocol.RejectFlyweight;
+import io.mdgate.egress.protocol.SequenceRangeFlyweight;
+import io.mdgate.egress.protocol.SubscriptionFlyweight;
+import io.mdgate.egress.protocol.WelcomeFlyweight;
+import io.mdgate.egress.transport.ControlChannel;
+import io.mdgate.egress.transport.ControlMessageHandler;
+import io.mdgate.egress.transport.ControlServer;
+import io.mdgate.egress.transport.RemoteKey;
+import io.mdgate.egress.transport.RemoteRegion;
+import io.mdgate.egress.transport.TransportException;
+import io.mdgate.egress.transport.TransportResult;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.security.MessageDigest;
+import java.util.HashSet;
+import java.util.Set;
+
+import static io.mdgate.egress.protocol.ControlMessageDescriptor.*;
+
+/**
+ * The publisher's control plane: accepts connections, authenticates HELLO against the configured tokens (an
+ * unknown name or a wrong token is refused, counted and logged once per name), handles subscriptions, RESYNC and
+ * RECOVER, sends and checks heartbeats, and ends sessions. Runs in the publisher's duty cycle at the control poll
+ * interval; session set-up (mapping the consumer's region, logging) may allocate, the steady state does not.
+ * <p>
+ * Threading: the publisher's thread.
+ */
+final class SessionControl implements ControlMessageHandler
+{
+    private static final int MESSAGES_PER_POLL = 16;
+
+    private final EgressPublisher publisher;
+    private final PublisherContext context;
+    private final ControlServer server;
+    private final ConsumerSession[] sessions;
+    private final PublisherCounters counters;
+    private final InstrumentRecords records;
+    private final EventLog log;
+    private final Set<String> loggedRefusals = new HashSet<>();
+    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[512]);
+    private final HelloFlyweight hello = new HelloFlyweight();
+    private final WelcomeFlyweight welcome = new WelcomeFlyweight();
+    private final RejectFlyweight reject = new RejectFlyweight();
+    private final SubscriptionFlyweight subscription = new SubscriptionFlyweight();
+    private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+    private final SequenceRangeFlyweight range = new SequenceRangeFlyweight();
+    private ConsumerSession current;
+    private long nowNanos;
+
+    SessionControl(final EgressPublisher publisher, final PublisherContext context, final ControlServer server,
+        final ConsumerSession[] sessions, final InstrumentRecords records)
+    {
+        this.publisher = publisher;
+        this.context = context;
+        this.server = server;
+        this.sessions = sessions;
+        this.counters = publisher.counters();
+        this.records = records;
+        this.log = context.eventLog();
+    }
+
+    /** @return work done: connections accepted and messages handled. */
+    int poll(final long nowNanos)
+    {
+        this.nowNanos = nowNanos;
+        int work = acceptConnections(nowNanos);
+        for (final ConsumerSession session : sessions)
+        {
+            if (session.state == ConsumerSession.FREE)
+            {
+                continue;
+            }
+            current = session;
+            final int result = session.channel.poll(this, MESSAGES_PER_POLL);
+            current = null;
+            if (result == TransportResult.NOT_CONNECTED)
+            {
+                counters.sessionsDisconnected++;
+                session.requestClose("disconnected");
+            }
+            else if (result > 0)
+            {
+                session.lastReceivedNanos = nowNanos;
+                work += result;
+            }
+            checkTimers(session, nowNanos);
+            if (session.closeRequested)
+            {
+                close(session, session.closeReason);
+            }
+        }
+        return work;
+    }
+
+    private int acceptConnections(final long nowNanos)
+    {
+        int accepted = 0;
+        ControlChannel channel;
+        while (null != (channel = server.accept()))
+        {
+            counters.connectionsAccepted++;
+            accepted++;
+            final ConsumerSession session = freeSession();
+            if (null == session)
+            {
+                counters.rejected++;
+                encodeReject(REJECT_CAPACITY, "the publisher serves " + sessions.length + " consumers already");
+                channel.offer(reject.buffer(), 0, RejectFlyweight.LENGTH);
+                channel.close();
+                logOnce("capacity", "refused a consumer: all " + sessions.length + " sessions are in use");
+            }
+            else
+            {
+                session.accept(channel, nowNanos);
+            }
+        }
+        return accepted;
+    }
+
+    private ConsumerSession freeSession()
+    {
+        for (final ConsumerSession session : sessions)
+        {
+            if (session.state == ConsumerSession.FREE)
+            {
+                return session;
+            }
+        }
+        return null;
+    }
+
+    private void checkTimers(final ConsumerSession session, final long nowNanos)
+    {
+        if (session.state == ConsumerSession.AWAITING_HELLO)
+        {
+            if (nowNanos - session.stateSinceNanos > context.heartbeatTimeoutNanos())
+            {
+                session.requestClose("no HELLO within the heartbeat timeout");
+            }
+            return;
+        }
+        if (nowNanos - session.lastReceivedNanos > context.heartbeatTimeoutNanos())
+        {
+            counters.sessionsTimedOut++;
+            session.requestClose("heartbeat timeout");
+        }
+        else if (nowNanos - session.lastHeartbeatSentNanos >= context.heartbeatIntervalNanos())
+        {
+            session.lastHeartbeatSentNanos = nowNanos;
+            heartbeat.wrapForEncode(scratch, 0, HEARTBEAT);
+            heartbeat.timestamp(context.epochClock().nanoTime()).sequence(publisher.lastSequence());
+            session.send(heartbeat, HeartbeatFlyweight.LENGTH);
+        }
+    }
+
+    @Override
+    public void onMessage(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final ConsumerSession session = current;
+        if (length < 8)
+        {
+            counters.malformedControlMessages++;
+            return;
+        }
+        final short type = ControlFlyweight.typeOf(buffer, offset);
+        if (session.state == ConsumerSession.AWAITING_HELLO)
+        {
+            if (type == HELLO && length >= HelloFlyweight.LENGTH)
+            {
+                hello.wrap(buffer, offset);
+                onHello(session);
+            }
+            else
+            {
+                counters.malformedControlMessages++;
+                refuse(session, REJECT_INVALID, "the first message must be HELLO");
+            }
+            return;
+        }
+        if (session.state != ConsumerSession.ACTIVE)
+        {
+            return;
+        }
+        switch (type)
+        {
+            case SUBSCRIBE:
+            case UNSUBSCRIBE:
+                if (length >= SubscriptionFlyweight.LENGTH)
+                {
+                    subscription.wrap(buffer, offset);
+                    onSubscription(session, type == SUBSCRIBE, subscription.instrumentId(), subscription.symbol());
+                    return;
+                }
+                break;
+            case RESYNC:
+            case RECOVER:
+                if (length >= SequenceRangeFlyweight.LENGTH)
+                {
+                    range.wrap(buffer, offset);
+                    if (type == RESYNC)
+                    {
+                        onResync(session, range.from());
+                    }
+                    else
+                    {
+                        onRecover(session, range.from(), range.to(), range.flags());
+                    }
+                    return;
+                }
+                break;
+            case HEARTBEAT:
+                return;
+            case BYE:
+                session.requestClose("the consumer closed");
+                return;
+            default:
+                break;
+        }
+        counters.malformedControlMessages++;
+    }
+
+    private void onHello(final ConsumerSession session)
+    {
+        if (hello.version() != PROTOCOL_VERSION)
+        {
+            refuse(session, REJECT_VERSION, "protocol version " + hello.version() + " is not " + PROTOCOL_VERSION);
+            return;
+        }
+        final String name = hello.name();
+        final byte[] expected = context.tokens().get(name);
+        if (null == expected || !MessageDigest.isEqual(expected, hello.token()))
+        {
+            counters.authenticationFailures++;
+            logOnce("auth:" + name, "refused consumer '" + name + "' from " + session.channel.peer() + ": " +
+                (null == expected ? "unknown consumer name" : "wrong token"));
+            refuse(session, REJECT_AUTHENTICATION, rejectReason(REJECT_AUTHENTICATION));
+            return;
+        }
+        final int ringSlots = hello.ringSlots();
+        final int tableSlots = hello.tableSlots();
+        final RemoteKey key = hello.region();
+        if (!ConsumerRegionDescriptor.validRingSlots(ringSlots) || (ringSlots > 0 && ringSlots < 16) ||
+            ringSlots > context.maxRingSlots() || tableSlots < 0 || tableSlots > context.maxTableSlots() ||
+            key.length() < ConsumerRegionDescriptor.length(ringSlots, tableSlots))
+        {
+            refuse(session, REJECT_INVALID, "ring slots must be 0 or a power of two from 16 to " +
+                context.maxRingSlots() + ", table slots at most " + context.maxTableSlots() +
+                ", and the region must hold both");
+            return;
+        }
+        final RemoteRegion remote;
+        try
+        {
+            remote = session.channel.openRemoteRegion(key);
+        }
+        catch (final TransportException ex)
+        {
+            refuse(session, REJECT_REGION, "cannot open the consumer's region: " + ex.getMessage());
+            return;
+        }
+        replaceExisting(name, session);
+        session.activate(name, remote, ringSlots, tableSlots, nowNanos);
+        counters.consumersWelcomed++;
+        welcome.wrapForEncode(scratch, 0, WELCOME);
+        welcome.publisherEpoch(publisher.publisherEpoch())
+            .positionRegion(session.positionRegion.remoteKey())
+            .streamId(context.streamId())
+            .nextSequence(publisher.lastSequence() + 1)
+            .heartbeatIntervalNanos(context.heartbeatIntervalNanos())
+            .heartbeatTimeoutNanos(context.heartbeatTimeoutNanos())
+            .mtu(context.transport().mtu());
+        session.send(welcome, WelcomeFlyweight.LENGTH);
+        publisher.sessionsChanged();
+        log.log("consumer '" + name + "' connected from " + session.channel.peer() + " (ring " + ringSlots +
+            " slots, table " + tableSlots + " slots)");
+    }
+
+    private void replaceExisting(final String name, final ConsumerSession newcomer)
+    {
+        for (final ConsumerSession other : sessions)
+        {
+            if (other != newcomer && other.state == ConsumerSession.ACTIVE && name.equals(other.name))
+            {
+                close(other, "replaced by a new connection of the same consumer");
+            }
+        }
+    }
+
+    private void refuse(final ConsumerSession session, final int reason, final String text)
+    {
+        counters.rejected++;
+        encodeReject(reason, text);
+        session.channel.offer(reject.buffer(), 0, RejectFlyweight.LENGTH);
+        session.requestClose("refused: " + text);
+    }
+
+    private void encodeReject(final int reason, final String text)
+    {
+        reject.wrapForEncode(scratch, 0, REJECT);
+        reject.reason(reason).text(text);
+    }
+
+    private void onSubscription(final ConsumerSession session, final boolean add, final int instrumentId,
+        final long symbol)
+    {
+        final Subscriptions subscriptions = session.subscriptions;
+        if (instrumentId == ALL_INSTRUMENTS)
+        {
+            subscriptions.subscribeAll(add);
+            reply(session, ALL_INSTRUMENTS, Subscriptions.NO_SLOT, 0, add ? SUBSCRIBED : UNSUBSCRIBED);
+            return;
+        }
+        int instrument = instrumentId;
+        if (instrumentId == BY_SYMBOL)
+        {
+            final long found = records.instrumentOf(symbol);
+            if (found == InstrumentRecords.NO_INSTRUMENT)
+            {
+                if (!add)
+                {
+                    subscriptions.removePendingSymbol(symbol);
+                    reply(session, BY_SYMBOL, Subscriptions.NO_SLOT, symbol, UNSUBSCRIBED);
+                }
+                else
+                {
+                    final boolean kept = subscriptions.addPendingSymbol(symbol);
+                    reply(session, BY_SYMBOL, Subscriptions.NO_SLOT, symbol, kept ? PENDING : INVALID);
+                }
+                return;
+            }
+            instrument = (int)found;
+        }
+        if (instrument < 1 || instrument > 0xFFFF)
+        {
+            reply(session, instrumentId, Subscriptions.NO_SLOT, symbol, INVALID);
+            return;
+        }
+        if (add)
+        {
+            subscribe(session, instrument, records.contains(instrument) ? records.symbolOf(instrument) : symbol);
+        }
+        else
+        {
+            subscriptions.remove(instrument);
+            reply(session, instrument, Subscriptions.NO_SLOT, symbol, UNSUBSCRIBED);
+        }
+    }
+
+    /** Subscribes, writes the table snapshot, then answers: the answer arrives after the snapshot landed. */
+    void subscribe(final ConsumerSession session, final int instrument, final long symbol)
+    {
+        session.subscriptions.add(instrument);
+        int slot = Subscriptions.NO_SLOT;
+        if (records.contains(instrument))
+        {
+            slot = session.subscriptions.assignSlot(instrument);
+            if (slot != Subscriptions.NO_SLOT)
+            {
+                publisher.writeTable(session, slot, instrument);
+            }
+        }
+        reply(session, instrument, slot, symbol, SUBSCRIBED);
+    }
+
+    /** A symbol became known: subscribe every session that was waiting for it. */
+    void onSymbol(final ConsumerSession session, final long symbol, final int instrument)
+    {
+        if (session.subscriptions.takePendingSymbol(symbol))
+        {
+            subscribe(session, instrument, symbol);
+        }
+    }
+
+    private void reply(final ConsumerSession session, final int instrument, final int slot, final long symbol,
+        final int status)
+    {
+        subscription.wrapForEncode(scratch, 0, SUBSCRIPTION);
+        subscription.instrumentId(instrument).tableSlot(slot).symbol(symbol).status(status);
+        session.send(subscription, SubscriptionFlyweight.LENGTH);
+    }
+
+    private void onResync(final ConsumerSession session, final long fromSequence)
+    {
+        if (!session.hasRing())
+        {
+            sendRange(session, RECOVERY_END, fromSequence, fromSequence - 1, 0, RECOVERY_REFUSED, VIA_RING);
+            return;
+        }
+        final long from = Math.max(fromSequence, context.firstSequence());
+        if (session.ringState == ConsumerSession.RING_LAPPED)
+        {
+            log.log("consumer '" + session.name + "' was a whole ring behind at position " + session.ring.position() +
+                "; replaying from sequence " + from);
+        }
+        counters.resyncs++;
+        session.startCatchUp(from, nowNanos);
+        sendRange(session, RESYNCED, from, publisher.lastSequence(), 0, RECOVERY_COMPLETE, VIA_RING);
+    }
+
+    private void onRecover(final ConsumerSession session, final long from, final long to, final int flags)
+    {
+        counters.recoveryRequests++;
+        if (from < 1 || to < from || !session.controlRecovery.add(from, to, flags))
+        {
+            sendRange(session, RECOVERY_END, from, to, 0, RECOVERY_REFUSED, flags);
+        }
+    }
+
+    /** Tells a consumer its ring stopped because it was a whole ring behind. Called from the tick path. */
+    void lapped(final ConsumerSession session)
+    {
+        counters.laps++;
+        session.stopLapped();
+        sendRange(session, LAPPED, 0, publisher.lastSequence(), 0, 0, VIA_RING);
+    }
+
+    private void sendRange(final ConsumerSession session, final short type, final long from, final long to,
+        final long count, final int status, final int flags)
+    {
+        range.wrapForEncode(scratch, 0, type);
+        range.from(from).to(to).count(count).status(status).flags(flags)
+            .position(session.hasRing() ? session.ring.position() : 0);
+        session.send(range, SequenceRangeFlyweight.LENGTH);
+    }
+
+    void close(final ConsumerSession session, final String reason)
+    {
+        if (session.state == ConsumerSession.ACTIVE)
+        {
+            log.log("consumer '" + session.name + "' left: " + reason);
+        }
+        session.release();
+        publisher.sessionsChanged();
+    }
+
+    /** Says goodbye to every consumer and ends every session. */
+    void closeAll()
+    {
+        for (final ConsumerSession session : sessions)
+        {
+            if (session.state != ConsumerSession.FREE)
+            {
+                final ControlFlyweight bye = range.wrapForEncode(scratch, 0, BYE);
+                session.channel.offer(bye.buffer(), 0, 8);
+                close(session, "the publisher closed");
+            }
+        }
+    }
+
+    private void logOnce(final String key, final String message)
+    {
+        if (loggedRefusals.add(key))
+        {
+            log.log(message + " (logged once)");
+        }
+    }
+}
