@@ -153,13 +153,13 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
         for (int i = 0, count = activeCount; i < count; i++)
         {
             final ConsumerSession session = active[i];
-            if (!session.onLiveTick(buffer, offset, instrument) && !session.closeRequested)
-            {
-                control.lapped(session);
-            }
             if (recordChanged)
             {
                 onRecordChanged(session, buffer, offset, instrument);
+            }
+            if (!session.onLiveTick(buffer, offset, instrument) && !session.closeRequested)
+            {
+                control.lapped(session);
             }
         }
     }

@@ -27,7 +27,7 @@ public final class PublisherContext
     public static final int DEFAULT_MAX_TABLE_SLOTS = 1024;
     public static final int DEFAULT_MAX_INSTRUMENTS = 65536;
     public static final long DEFAULT_BATCH_BUDGET_NANOS = TimeUnit.MICROSECONDS.toNanos(5);
-    public static final int DEFAULT_RING_FLUSH_SLOTS = 32;
+    public static final int DEFAULT_RING_FLUSH_SLOTS = 16;
     public static final long DEFAULT_STREAM_HEARTBEAT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     public static final long DEFAULT_HEARTBEAT_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     public static final long DEFAULT_HEARTBEAT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);

@@ -123,10 +123,14 @@ public final class ShmTransport implements EgressTransport
             {
                 last = ex;
                 closeQuietly(channel);
+                if (System.nanoTime() - deadline >= 0)
+                {
+                    break;
+                }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
             }
         }
-        while (System.nanoTime() - deadline < 0);
+        while (true);
         throw new TransportException("no publisher answers on " + names.controlSocket() + " (" + last +
             "): start the publisher with the same shm directory and instance, or check the path", last);
     }

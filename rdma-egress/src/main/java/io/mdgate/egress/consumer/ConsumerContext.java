@@ -1,0 +1,242 @@
+package io.mdgate.egress.consumer;
+
+import io.mdgate.egress.EventLog;
+import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
+import io.mdgate.egress.protocol.HelloFlyweight;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemEpochNanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Settings of an {@link EgressConsumer}, with defaults, checked once by {@link #conclude()}; docs/CONFIGURATION.md
+ * lists them. Set up on one thread before connecting.
+ */
+public final class ConsumerContext
+{
+    public static final int DEFAULT_RING_SLOTS = 8192;
+    public static final int DEFAULT_TABLE_SLOTS = 256;
+    public static final long DEFAULT_CONNECT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    public static final long DEFAULT_CONTROL_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    public static final long DEFAULT_RECONNECT_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    public static final int DEFAULT_PENDING_TICKS = 65536;
+
+    private String name;
+    private String token;
+    private DeliveryPath path = DeliveryPath.RING;
+    private int ringSlots = DEFAULT_RING_SLOTS;
+    private int tableSlots = DEFAULT_TABLE_SLOTS;
+    private long connectTimeoutNanos = DEFAULT_CONNECT_TIMEOUT_NANOS;
+    private long controlPollNanos = DEFAULT_CONTROL_POLL_NANOS;
+    private long reconnectIntervalNanos = DEFAULT_RECONNECT_INTERVAL_NANOS;
+    private boolean reconnect = true;
+    private long resumeFromSequence;
+    private int pendingTicks = DEFAULT_PENDING_TICKS;
+    private EpochNanoClock epochClock = new SystemEpochNanoClock();
+    private NanoClock nanoClock = SystemNanoClock.INSTANCE;
+    private EventLog eventLog = EventLog.STDERR;
+
+    /**
+     * @return this, checked.
+     * @throws IllegalArgumentException saying what is wrong and what would be right.
+     */
+    public ConsumerContext conclude()
+    {
+        require(null != name && !name.isEmpty() && name.length() <= HelloFlyweight.MAX_NAME_LENGTH &&
+            name.chars().allMatch(c -> c > 32 && c < 127),
+            "the consumer name must be 1 to 32 printable ASCII characters without spaces, was '" + name + "'");
+        require(null != token && !token.isEmpty() &&
+            token.getBytes(StandardCharsets.UTF_8).length <= HelloFlyweight.MAX_TOKEN_LENGTH,
+            "the token must be 1 to 64 bytes");
+        require(null != path, "a delivery path (RING or STREAM) is required");
+        require(path == DeliveryPath.STREAM ? ringSlots == 0 || isRing(ringSlots) : isRing(ringSlots),
+            "ringSlots must be a power of two from 16 to " + ConsumerRegionDescriptor.MAX_RING_SLOTS +
+            (path == DeliveryPath.STREAM ? " (or 0 for the stream alone)" : "") + ", was " + ringSlots);
+        require(tableSlots >= 0 && tableSlots <= ConsumerRegionDescriptor.MAX_TABLE_SLOTS,
+            "tableSlots must be 0.." + ConsumerRegionDescriptor.MAX_TABLE_SLOTS + ", was " + tableSlots);
+        require(connectTimeoutNanos > 0, "connectTimeoutNanos must be positive");
+        require(controlPollNanos >= 0, "controlPollNanos must not be negative");
+        require(reconnectIntervalNanos > 0, "reconnectIntervalNanos must be positive");
+        require(resumeFromSequence >= 0, "resumeFromSequence must not be negative");
+        require(pendingTicks >= 64 && pendingTicks <= (1 << 24), "pendingTicks must be 64..16777216");
+        require(null != epochClock && null != nanoClock && null != eventLog, "clocks and event log must be set");
+        return this;
+    }
+
+    private static boolean isRing(final int slots)
+    {
+        return slots >= 16 && ConsumerRegionDescriptor.validRingSlots(slots);
+    }
+
+    private static void require(final boolean condition, final String message)
+    {
+        if (!condition)
+        {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    public String name()
+    {
+        return name;
+    }
+
+    public ConsumerContext name(final String name)
+    {
+        this.name = name;
+        return this;
+    }
+
+    public String token()
+    {
+        return token;
+    }
+
+    public ConsumerContext token(final String token)
+    {
+        this.token = token;
+        return this;
+    }
+
+    public DeliveryPath path()
+    {
+        return path;
+    }
+
+    public ConsumerContext path(final DeliveryPath path)
+    {
+        this.path = path;
+        return this;
+    }
+
+    public int ringSlots()
+    {
+        return ringSlots;
+    }
+
+    public ConsumerContext ringSlots(final int ringSlots)
+    {
+        this.ringSlots = ringSlots;
+        return this;
+    }
+
+    public int tableSlots()
+    {
+        return tableSlots;
+    }
+
+    public ConsumerContext tableSlots(final int tableSlots)
+    {
+        this.tableSlots = tableSlots;
+        return this;
+    }
+
+    public long connectTimeoutNanos()
+    {
+        return connectTimeoutNanos;
+    }
+
+    public ConsumerContext connectTimeoutNanos(final long connectTimeoutNanos)
+    {
+        this.connectTimeoutNanos = connectTimeoutNanos;
+        return this;
+    }
+
+    public long controlPollNanos()
+    {
+        return controlPollNanos;
+    }
+
+    /** @param controlPollNanos least time between two polls of the control channel (a syscall on shm). */
+    public ConsumerContext controlPollNanos(final long controlPollNanos)
+    {
+        this.controlPollNanos = controlPollNanos;
+        return this;
+    }
+
+    public long reconnectIntervalNanos()
+    {
+        return reconnectIntervalNanos;
+    }
+
+    public ConsumerContext reconnectIntervalNanos(final long reconnectIntervalNanos)
+    {
+        this.reconnectIntervalNanos = reconnectIntervalNanos;
+        return this;
+    }
+
+    public boolean reconnect()
+    {
+        return reconnect;
+    }
+
+    /** @param reconnect whether a lost connection is re-established by {@code poll} (true) or stays lost. */
+    public ConsumerContext reconnect(final boolean reconnect)
+    {
+        this.reconnect = reconnect;
+        return this;
+    }
+
+    public long resumeFromSequence()
+    {
+        return resumeFromSequence;
+    }
+
+    /**
+     * @param resumeFromSequence first gateway sequence wanted, for a consumer that restarts and knows what it had;
+     *                           0 starts from the live stream.
+     */
+    public ConsumerContext resumeFromSequence(final long resumeFromSequence)
+    {
+        this.resumeFromSequence = resumeFromSequence;
+        return this;
+    }
+
+    public int pendingTicks()
+    {
+        return pendingTicks;
+    }
+
+    /** @param pendingTicks live stream ticks held while a gap before them is recovered. */
+    public ConsumerContext pendingTicks(final int pendingTicks)
+    {
+        this.pendingTicks = pendingTicks;
+        return this;
+    }
+
+    public EpochNanoClock epochClock()
+    {
+        return epochClock;
+    }
+
+    public ConsumerContext epochClock(final EpochNanoClock epochClock)
+    {
+        this.epochClock = epochClock;
+        return this;
+    }
+
+    public NanoClock nanoClock()
+    {
+        return nanoClock;
+    }
+
+    public ConsumerContext nanoClock(final NanoClock nanoClock)
+    {
+        this.nanoClock = nanoClock;
+        return this;
+    }
+
+    public EventLog eventLog()
+    {
+        return eventLog;
+    }
+
+    public ConsumerContext eventLog(final EventLog eventLog)
+    {
+        this.eventLog = eventLog;
+        return this;
+    }
+}

@@ -1,0 +1,122 @@
+package io.mdgate.egress.consumer;
+
+/**
+ * What a consumer counted since it was created (across reconnects). Written on the consumer's polling thread;
+ * another thread reading them sees values that may be slightly stale.
+ */
+public final class ConsumerCounters
+{
+    long delivered;
+    long recoveredDelivered;
+    long duplicates;
+    long gaps;
+    long recoveriesRequested;
+    long recoveriesCompleted;
+    long unrecovered;
+    long laps;
+    long lapNotices;
+    long tornReads;
+    long datagramsLost;
+    long transportLoss;
+    long malformed;
+    long connects;
+    long disconnects;
+    long heartbeatsReceived;
+    long pendingOverflows;
+
+    /** @return ticks handed to the application. */
+    public long delivered()
+    {
+        return delivered;
+    }
+
+    /** @return of those, ticks that came from recovery (flag {@code replayed}). */
+    public long recoveredDelivered()
+    {
+        return recoveredDelivered;
+    }
+
+    /** @return ticks dropped because that sequence was already delivered. */
+    public long duplicates()
+    {
+        return duplicates;
+    }
+
+    /** @return gaps detected: in the stream's tick sequences, or a lapped ring. */
+    public long gaps()
+    {
+        return gaps;
+    }
+
+    public long recoveriesRequested()
+    {
+        return recoveriesRequested;
+    }
+
+    public long recoveriesCompleted()
+    {
+        return recoveriesCompleted;
+    }
+
+    /** @return ticks the publisher could not recover (its source no longer held them). */
+    public long unrecovered()
+    {
+        return unrecovered;
+    }
+
+    /** @return times this consumer's ring was stopped because it was a whole ring behind. */
+    public long laps()
+    {
+        return laps;
+    }
+
+    /** @return LAPPED messages received from the publisher. */
+    public long lapNotices()
+    {
+        return lapNotices;
+    }
+
+    /** @return ring slots found torn (being written) and read again later. */
+    public long tornReads()
+    {
+        return tornReads;
+    }
+
+    /** @return stream datagrams missing from the datagram sequence. */
+    public long datagramsLost()
+    {
+        return datagramsLost;
+    }
+
+    /** @return datagrams the transport says it skipped because this consumer fell behind the stream. */
+    public long transportLoss()
+    {
+        return transportLoss;
+    }
+
+    public long malformed()
+    {
+        return malformed;
+    }
+
+    public long connects()
+    {
+        return connects;
+    }
+
+    public long disconnects()
+    {
+        return disconnects;
+    }
+
+    public long heartbeatsReceived()
+    {
+        return heartbeatsReceived;
+    }
+
+    /** @return times the stream's pending buffer filled while a gap was recovered. */
+    public long pendingOverflows()
+    {
+        return pendingOverflows;
+    }
+}

@@ -1,0 +1,736 @@
+package io.mdgate.egress.consumer;
+
+import io.mdgate.core.itch.Alpha;
+import io.mdgate.core.tick.TickHandler;
+import io.mdgate.egress.EventLog;
+import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
+import io.mdgate.egress.protocol.ControlFlyweight;
+import io.mdgate.egress.protocol.HeartbeatFlyweight;
+import io.mdgate.egress.protocol.HelloFlyweight;
+import io.mdgate.egress.protocol.RecoveryDataFlyweight;
+import io.mdgate.egress.protocol.RejectFlyweight;
+import io.mdgate.egress.protocol.SequenceRangeFlyweight;
+import io.mdgate.egress.protocol.SubscriptionFlyweight;
+import io.mdgate.egress.protocol.TickLayout;
+import io.mdgate.egress.protocol.TopOfBookDescriptor;
+import io.mdgate.egress.protocol.TopOfBookFlyweight;
+import io.mdgate.egress.protocol.TopOfBookReader;
+import io.mdgate.egress.protocol.WelcomeFlyweight;
+import io.mdgate.egress.transport.ControlChannel;
+import io.mdgate.egress.transport.ControlMessageHandler;
+import io.mdgate.egress.transport.EgressTransport;
+import io.mdgate.egress.transport.MemoryRegion;
+import io.mdgate.egress.transport.MulticastSubscription;
+import io.mdgate.egress.transport.RegionAccess;
+import io.mdgate.egress.transport.RemoteRegion;
+import io.mdgate.egress.transport.TransportException;
+import io.mdgate.egress.transport.TransportResult;
+import org.HdrHistogram.Histogram;
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static io.mdgate.egress.protocol.ControlMessageDescriptor.*;
+
+/**
+ * The consumer SDK: connects to the publisher, authenticates, subscribes by symbol or instrument id, and delivers
+ * ticks through {@link #poll(TickHandler, int)} from its ring or the multicast stream ({@link DeliveryPath}), in
+ * gateway sequence order, each once. Gaps are detected and recovered by itself: a lapped ring resyncs through the
+ * ring, a stream gap is fetched over the control channel, and after a lost connection it reconnects, subscribes
+ * again and recovers from the last tick it delivered (or from {@link ConsumerContext#resumeFromSequence()}); that
+ * replay is asked for at the first {@link #poll} after connecting, so it covers the subscriptions made before that
+ * poll. The top-of-book table of its instruments is read with
+ * {@link #topOfBook(int, TopOfBookFlyweight)}. Per-tick latency goes into an HdrHistogram: for ring ticks from the
+ * gateway's receive timestamp in the tick, for stream ticks from the datagram's send timestamp, to the poll that
+ * found it (recovered ticks are not recorded).
+ * <p>
+ * Threading: one thread connects, subscribes, polls and closes. {@link #poll} does not allocate in steady state
+ * (reconnecting does) and makes a syscall only at the control poll interval.
+ */
+public final class EgressConsumer implements AutoCloseable
+{
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    private static final int DISCONNECTED = 0;
+    private static final int AWAITING_WELCOME = 1;
+    private static final int CONNECTED = 2;
+    private static final int REJECTED = 3;
+    private static final int CLOSED = 4;
+    private static final int CONTROL_MESSAGES_PER_POLL = 32;
+    private static final long HIGHEST_LATENCY_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    private final EgressTransport transport;
+    private final ConsumerContext context;
+    private final EpochNanoClock epochClock;
+    private final NanoClock nanoClock;
+    private final EventLog log;
+    private final ConsumerCounters counters = new ConsumerCounters();
+    private final Histogram latency = new Histogram(HIGHEST_LATENCY_NANOS, 3);
+    private final LocalSubscriptions granted = new LocalSubscriptions();
+    private final List<Long> wantedSymbols = new ArrayList<>();
+    private final List<Integer> wantedInstruments = new ArrayList<>();
+    private final RingReader ring;
+    private final StreamReader stream;
+    private final TopOfBookReader tableReader = new TopOfBookReader(64);
+    private final UnsafeBuffer tableCopy = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64, 64));
+    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[512]);
+    private final HelloFlyweight hello = new HelloFlyweight();
+    private final WelcomeFlyweight welcome = new WelcomeFlyweight();
+    private final RejectFlyweight reject = new RejectFlyweight();
+    private final SubscriptionFlyweight subscription = new SubscriptionFlyweight();
+    private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+    private final SequenceRangeFlyweight range = new SequenceRangeFlyweight();
+    private final RecoveryDataFlyweight data = new RecoveryDataFlyweight();
+    private final ControlMessageHandler controlHandler = this::onControlMessage;
+
+    private int state = DISCONNECTED;
+    private boolean wantAll;
+    private boolean resyncDue;
+    private ControlChannel channel;
+    private MemoryRegion region;
+    private RemoteRegion positions;
+    private MulticastSubscription subscriptionChannel;
+    private TickHandler handler;
+    private long lastDelivered;
+    private long nowNanos;
+    private long receiptEpochNanos;
+    private long lastControlPollNanos;
+    private long lastReceivedNanos;
+    private long lastHeartbeatSentNanos;
+    private long heartbeatIntervalNanos = TimeUnit.MILLISECONDS.toNanos(100);
+    private long heartbeatTimeoutNanos = TimeUnit.SECONDS.toNanos(5);
+    private long stateSinceNanos;
+    private long publisherEpoch;
+    private int rejectReason;
+    private String rejectText;
+
+    private EgressConsumer(final EgressTransport transport, final ConsumerContext context)
+    {
+        this.transport = transport;
+        this.context = context.conclude();
+        this.epochClock = context.epochClock();
+        this.nanoClock = context.nanoClock();
+        this.log = context.eventLog();
+        this.ring = new RingReader(this, counters);
+        this.stream = new StreamReader(this, counters, context.pendingTicks());
+        this.lastDelivered = Math.max(0, context.resumeFromSequence() - 1);
+    }
+
+    /**
+     * Connects and authenticates, waiting up to the context's connect timeout.
+     *
+     * @throws ConsumerRejectedException when the publisher refuses this consumer.
+     * @throws TransportException         when no publisher answers in time.
+     */
+    public static EgressConsumer connect(final EgressTransport transport, final ConsumerContext context)
+    {
+        final EgressConsumer consumer = new EgressConsumer(transport, context);
+        try
+        {
+            consumer.awaitConnected(context.connectTimeoutNanos());
+            return consumer;
+        }
+        catch (final RuntimeException ex)
+        {
+            consumer.close();
+            throw ex;
+        }
+    }
+
+    private void awaitConnected(final long timeoutNanos)
+    {
+        final long deadline = nanoClock.nanoTime() + timeoutNanos;
+        nowNanos = nanoClock.nanoTime();
+        beginConnect(deadline - nowNanos);
+        while (state == AWAITING_WELCOME && nanoClock.nanoTime() - deadline < 0)
+        {
+            nowNanos = nanoClock.nanoTime();
+            pollControl();
+            Thread.onSpinWait();
+        }
+        if (state == REJECTED)
+        {
+            throw new ConsumerRejectedException(rejectReason, "the publisher refused consumer '" + context.name() +
+                "': " + rejectText);
+        }
+        if (state != CONNECTED)
+        {
+            throw new TransportException("the publisher did not answer consumer '" + context.name() + "' within " +
+                TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
+        }
+    }
+
+    private void beginConnect(final long timeoutNanos)
+    {
+        channel = transport.connectControl(Math.max(0, timeoutNanos));
+        final int ringSlots = context.ringSlots();
+        final int tableSlots = context.tableSlots();
+        region = transport.registerRegion(ConsumerRegionDescriptor.length(ringSlots, tableSlots),
+            RegionAccess.REMOTE_WRITE);
+        final AtomicBuffer header = region.buffer();
+        header.putInt(ConsumerRegionDescriptor.VERSION_OFFSET, ConsumerRegionDescriptor.VERSION);
+        header.putInt(ConsumerRegionDescriptor.RING_SLOTS_OFFSET, ringSlots);
+        header.putInt(ConsumerRegionDescriptor.TABLE_SLOTS_OFFSET, tableSlots);
+        header.putLongRelease(ConsumerRegionDescriptor.LAP_POSITION_OFFSET, ConsumerRegionDescriptor.NOT_LAPPED);
+        header.putLongRelease(ConsumerRegionDescriptor.MAGIC_OFFSET, ConsumerRegionDescriptor.MAGIC);
+        hello.wrapForEncode(scratch, 0, HELLO);
+        hello.ringSlots(ringSlots).tableSlots(tableSlots).region(region.remoteKey()).name(context.name())
+            .token(context.token().getBytes(StandardCharsets.UTF_8));
+        state = AWAITING_WELCOME;
+        stateSinceNanos = nowNanos;
+        lastReceivedNanos = nowNanos;
+        send(hello, HelloFlyweight.LENGTH);
+    }
+
+    /**
+     * Delivers ticks that arrived, in gateway sequence order, and does the consumer's housekeeping (control
+     * messages, heartbeats, recovery, reconnecting).
+     *
+     * @param handler receives each tick; the bytes are valid only during the call.
+     * @param limit   most ring slots or datagrams to read in this call.
+     * @return work done (ticks or messages), 0 when idle.
+     */
+    public int poll(final TickHandler handler, final int limit)
+    {
+        this.handler = handler;
+        nowNanos = nanoClock.nanoTime();
+        receiptEpochNanos = epochClock.nanoTime();
+        int work = 0;
+        if (state == CONNECTED)
+        {
+            if (resyncDue)
+            {
+                resyncDue = false;
+                ring.resync();
+            }
+            if (context.path() == DeliveryPath.RING)
+            {
+                work += ring.poll(limit);
+            }
+            else
+            {
+                work += subscriptionChannel.poll(stream, limit);
+            }
+        }
+        if (nowNanos - lastControlPollNanos >= context.controlPollNanos())
+        {
+            lastControlPollNanos = nowNanos;
+            work += pollControl();
+            work += keepAlive();
+        }
+        this.handler = null;
+        return work;
+    }
+
+    private int pollControl()
+    {
+        if (state != CONNECTED && state != AWAITING_WELCOME)
+        {
+            return 0;
+        }
+        final int result = channel.poll(controlHandler, CONTROL_MESSAGES_PER_POLL);
+        if (result == TransportResult.NOT_CONNECTED)
+        {
+            if (state != REJECTED)
+            {
+                disconnect("the publisher closed the connection");
+            }
+            return 1;
+        }
+        if (result > 0)
+        {
+            lastReceivedNanos = nowNanos;
+        }
+        return result;
+    }
+
+    private int keepAlive()
+    {
+        if (state == CONNECTED)
+        {
+            if (nowNanos - lastReceivedNanos > heartbeatTimeoutNanos)
+            {
+                disconnect("no heartbeat from the publisher for " +
+                    TimeUnit.NANOSECONDS.toMillis(nowNanos - lastReceivedNanos) + " ms");
+                return 1;
+            }
+            if (nowNanos - lastHeartbeatSentNanos >= heartbeatIntervalNanos)
+            {
+                lastHeartbeatSentNanos = nowNanos;
+                heartbeat.wrapForEncode(scratch, 0, HEARTBEAT);
+                heartbeat.timestamp(receiptEpochNanos).sequence(lastDelivered);
+                send(heartbeat, HeartbeatFlyweight.LENGTH);
+            }
+            if (null != subscriptionChannel)
+            {
+                counters.transportLoss = subscriptionChannel.lossCount();
+            }
+        }
+        else if (state == AWAITING_WELCOME && nowNanos - stateSinceNanos > context.connectTimeoutNanos())
+        {
+            disconnect("no WELCOME from the publisher");
+        }
+        else if (state == DISCONNECTED && context.reconnect() &&
+            nowNanos - stateSinceNanos >= context.reconnectIntervalNanos())
+        {
+            stateSinceNanos = nowNanos;
+            try
+            {
+                beginConnect(0);
+            }
+            catch (final TransportException ex)
+            {
+                releaseConnection();
+                state = DISCONNECTED;
+                stateSinceNanos = nowNanos;
+            }
+            return 1;
+        }
+        return 0;
+    }
+
+    private void onControlMessage(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (length < 8)
+        {
+            counters.malformed++;
+            return;
+        }
+        switch (ControlFlyweight.typeOf(buffer, offset))
+        {
+            case WELCOME:
+                if (length >= WelcomeFlyweight.LENGTH && state == AWAITING_WELCOME)
+                {
+                    onWelcome((WelcomeFlyweight)welcome.wrap(buffer, offset));
+                    return;
+                }
+                break;
+            case REJECT:
+                if (length >= RejectFlyweight.LENGTH)
+                {
+                    reject.wrap(buffer, offset);
+                    rejectReason = reject.reason();
+                    rejectText = reject.text();
+                    log.log("consumer '" + context.name() + "' refused: " + rejectText);
+                    releaseConnection();
+                    state = REJECTED;
+                    return;
+                }
+                break;
+            case SUBSCRIPTION:
+                if (length >= SubscriptionFlyweight.LENGTH)
+                {
+                    onSubscription((SubscriptionFlyweight)subscription.wrap(buffer, offset));
+                    return;
+                }
+                break;
+            case HEARTBEAT:
+                counters.heartbeatsReceived++;
+                return;
+            case RESYNCED:
+                if (length >= SequenceRangeFlyweight.LENGTH)
+                {
+                    range.wrap(buffer, offset);
+                    ring.onResynced(range.position());
+                    return;
+                }
+                break;
+            case LAPPED:
+                counters.lapNotices++;
+                return;
+            case RECOVERY_DATA:
+                onRecoveryData(buffer, offset, length);
+                return;
+            case RECOVERY_END:
+                if (length >= SequenceRangeFlyweight.LENGTH)
+                {
+                    onRecoveryEnd((SequenceRangeFlyweight)range.wrap(buffer, offset));
+                    return;
+                }
+                break;
+            case BYE:
+                disconnect("the publisher said goodbye");
+                return;
+            default:
+                break;
+        }
+        counters.malformed++;
+    }
+
+    private void onWelcome(final WelcomeFlyweight message)
+    {
+        final long epoch = message.publisherEpoch();
+        final long nextSequence = message.nextSequence();
+        if (publisherEpoch != 0 && epoch != publisherEpoch && nextSequence <= lastDelivered)
+        {
+            log.log("the publisher restarted with lower sequences; consumer '" + context.name() +
+                "' follows it from sequence " + nextSequence);
+            lastDelivered = nextSequence - 1;
+        }
+        publisherEpoch = epoch;
+        heartbeatIntervalNanos = message.heartbeatIntervalNanos();
+        heartbeatTimeoutNanos = message.heartbeatTimeoutNanos();
+        positions = channel.openRemoteRegion(message.positionRegion());
+        state = CONNECTED;
+        counters.connects++;
+        lastReceivedNanos = nowNanos;
+        lastHeartbeatSentNanos = nowNanos;
+        granted.clearGranted();
+        if (context.path() == DeliveryPath.RING)
+        {
+            ring.attach(region.buffer(), context.ringSlots(), positions);
+        }
+        else
+        {
+            subscriptionChannel = transport.addSubscription(message.streamId());
+            stream.start(message.streamId(), lastDelivered > 0 ? lastDelivered + 1 : nextSequence);
+        }
+        sendSubscriptions();
+        resyncDue = context.path() == DeliveryPath.RING && lastDelivered > 0;
+    }
+
+    private void sendSubscriptions()
+    {
+        if (wantAll)
+        {
+            sendSubscription(SUBSCRIBE, ALL_INSTRUMENTS, 0);
+        }
+        for (final Integer instrument : wantedInstruments)
+        {
+            sendSubscription(SUBSCRIBE, instrument, 0);
+        }
+        for (final Long symbol : wantedSymbols)
+        {
+            sendSubscription(SUBSCRIBE, BY_SYMBOL, symbol);
+        }
+    }
+
+    private void onSubscription(final SubscriptionFlyweight message)
+    {
+        final int instrument = message.instrumentId();
+        final int status = message.status();
+        if (status == PENDING)
+        {
+            granted.pendingSymbol(message.symbol());
+        }
+        if (!(status == SUBSCRIBED && message.symbol() != 0 && granted.resolvedSymbol(message.symbol())))
+        {
+            granted.answered();
+        }
+        if (status == SUBSCRIBED)
+        {
+            if (instrument == ALL_INSTRUMENTS)
+            {
+                granted.all(true);
+            }
+            else if (instrument > 0)
+            {
+                granted.granted(instrument, message.tableSlot());
+            }
+        }
+        else if (status == UNSUBSCRIBED)
+        {
+            if (instrument == ALL_INSTRUMENTS)
+            {
+                granted.all(false);
+            }
+            else if (instrument > 0)
+            {
+                granted.removed(instrument);
+            }
+        }
+        else if (status == INVALID)
+        {
+            log.log("consumer '" + context.name() + "': the publisher refused subscription " +
+                (instrument == BY_SYMBOL ? Alpha.unpack8(message.symbol()).trim() : String.valueOf(instrument)));
+        }
+    }
+
+    private void onRecoveryData(final DirectBuffer buffer, final int offset, final int length)
+    {
+        data.wrap(buffer, offset);
+        final int count = data.tickCount();
+        if (count < 0 || RecoveryDataFlyweight.TICKS_OFFSET + count * TickLayout.LENGTH > length)
+        {
+            counters.malformed++;
+            return;
+        }
+        for (int i = 0; i < count; i++)
+        {
+            stream.onRecovered(buffer, data.tickOffset(i));
+        }
+    }
+
+    private void onRecoveryEnd(final SequenceRangeFlyweight message)
+    {
+        if (message.status() == RECOVERY_REFUSED)
+        {
+            log.log("consumer '" + context.name() + "': the publisher refused to recover " + message.from() + ".." +
+                message.to());
+        }
+        else
+        {
+            counters.recoveriesCompleted++;
+            counters.unrecovered += message.count();
+        }
+        if ((message.flags() & VIA_RING) == 0)
+        {
+            stream.onRecoveryEnd(message.status() == RECOVERY_REFUSED ? message.from() - 1 : message.to());
+        }
+    }
+
+    void deliverFromRing(final DirectBuffer buffer, final int offset)
+    {
+        deliver(buffer, offset, buffer.getLong(offset + TickLayout.RECEIVE_TIMESTAMP_OFFSET, LE));
+    }
+
+    void deliverFromStream(final DirectBuffer buffer, final int offset, final long sendTimestamp)
+    {
+        if (granted.accepts(buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF))
+        {
+            deliver(buffer, offset, sendTimestamp);
+        }
+    }
+
+    private void deliver(final DirectBuffer buffer, final int offset, final long sentEpochNanos)
+    {
+        final long sequence = buffer.getLong(offset + TickLayout.GATEWAY_SEQUENCE_OFFSET, LE);
+        if (sequence <= lastDelivered)
+        {
+            counters.duplicates++;
+            return;
+        }
+        lastDelivered = sequence;
+        counters.delivered++;
+        if ((buffer.getShort(offset + TickLayout.FLAGS_OFFSET, LE) & TickLayout.REPLAYED_FLAG) != 0)
+        {
+            counters.recoveredDelivered++;
+        }
+        else if (sentEpochNanos > 0)
+        {
+            latency.recordValue(Math.min(HIGHEST_LATENCY_NANOS, Math.max(0, receiptEpochNanos - sentEpochNanos)));
+        }
+        if (null != handler)
+        {
+            handler.onTick(buffer, offset);
+        }
+    }
+
+    void requestResync()
+    {
+        counters.gaps++;
+        counters.recoveriesRequested++;
+        sendRange(RESYNC, lastDelivered + 1, 0, 0);
+    }
+
+    void requestRecovery(final long from, final long to)
+    {
+        counters.recoveriesRequested++;
+        sendRange(RECOVER, from, to, FILTERED);
+    }
+
+    private void sendRange(final short type, final long from, final long to, final int flags)
+    {
+        range.wrapForEncode(scratch, 0, type);
+        range.from(from).to(to).flags(flags);
+        send(range, SequenceRangeFlyweight.LENGTH);
+    }
+
+    /** Subscribes to an instrument by symbol (e.g. {@code AAPL}); the answer arrives during {@link #poll}. */
+    public void subscribe(final String symbol)
+    {
+        final long packed = Alpha.pack8(symbol.trim().toUpperCase());
+        if (!wantedSymbols.contains(packed))
+        {
+            wantedSymbols.add(packed);
+        }
+        sendSubscription(SUBSCRIBE, BY_SYMBOL, packed);
+    }
+
+    /** Subscribes to an instrument by its id (ITCH stock locate, 1..65535). */
+    public void subscribe(final int instrumentId)
+    {
+        if (instrumentId < 1 || instrumentId > TickLayout.MAX_INSTRUMENT_ID)
+        {
+            throw new IllegalArgumentException("instrument ids are 1..65535, was " + instrumentId);
+        }
+        if (!wantedInstruments.contains(instrumentId))
+        {
+            wantedInstruments.add(instrumentId);
+        }
+        sendSubscription(SUBSCRIBE, instrumentId, 0);
+    }
+
+    /** Subscribes to every instrument. */
+    public void subscribeAll()
+    {
+        wantAll = true;
+        sendSubscription(SUBSCRIBE, ALL_INSTRUMENTS, 0);
+    }
+
+    public void unsubscribe(final String symbol)
+    {
+        final long packed = Alpha.pack8(symbol.trim().toUpperCase());
+        wantedSymbols.remove(packed);
+        sendSubscription(UNSUBSCRIBE, BY_SYMBOL, packed);
+    }
+
+    public void unsubscribe(final int instrumentId)
+    {
+        wantedInstruments.remove(Integer.valueOf(instrumentId));
+        sendSubscription(UNSUBSCRIBE, instrumentId, 0);
+    }
+
+    private void sendSubscription(final short type, final int instrument, final long symbol)
+    {
+        if (state != CONNECTED)
+        {
+            return;
+        }
+        granted.requested();
+        subscription.wrapForEncode(scratch, 0, type);
+        subscription.instrumentId(instrument).symbol(symbol).tableSlot(-1);
+        send(subscription, SubscriptionFlyweight.LENGTH);
+    }
+
+    private void send(final ControlFlyweight message, final int length)
+    {
+        final int result = channel.offer(message.buffer(), message.offset(), length);
+        if (result != TransportResult.OK && state != DISCONNECTED)
+        {
+            disconnect("control send failed: " + TransportResult.describe(result));
+        }
+    }
+
+    /** @return subscription requests not answered yet (0 once the publisher answered them all). */
+    public int subscriptionsAwaitingAnswer()
+    {
+        return granted.awaitingAnswers();
+    }
+
+    /**
+     * Reads an instrument's top of book from the table (seqlock: never a half-written quote) into a private copy and
+     * points {@code view} at it; the copy stays valid until the next call.
+     *
+     * @return {@link TopOfBookReader#READ}, {@link TopOfBookReader#EMPTY}, {@link TopOfBookReader#BUSY}, or -2 when
+     *         the instrument has no table slot (not subscribed, table full, or not connected).
+     */
+    public int topOfBook(final int instrumentId, final TopOfBookFlyweight view)
+    {
+        final int slot = granted.tableSlot(instrumentId);
+        if (slot < 0 || state != CONNECTED || slot >= context.tableSlots())
+        {
+            return -2;
+        }
+        final int result = tableReader.read(region.buffer(),
+            ConsumerRegionDescriptor.tableSlotOffset(context.ringSlots(), slot), tableCopy, 0);
+        view.wrap(tableCopy, 0);
+        return result;
+    }
+
+    /** @return bytes of one table record ({@link TopOfBookDescriptor#LENGTH}). */
+    public static int topOfBookLength()
+    {
+        return TopOfBookDescriptor.LENGTH;
+    }
+
+    private void disconnect(final String reason)
+    {
+        if (state == CONNECTED || state == AWAITING_WELCOME)
+        {
+            counters.disconnects++;
+            log.log("consumer '" + context.name() + "' lost its connection: " + reason +
+                (context.reconnect() ? "; reconnecting" : ""));
+        }
+        releaseConnection();
+        state = context.reconnect() ? DISCONNECTED : CLOSED;
+        stateSinceNanos = nowNanos;
+    }
+
+    private void releaseConnection()
+    {
+        ring.detach();
+        stream.abandonRecovery();
+        if (null != subscriptionChannel)
+        {
+            subscriptionChannel.close();
+            subscriptionChannel = null;
+        }
+        if (null != positions)
+        {
+            positions.close();
+            positions = null;
+        }
+        if (null != channel)
+        {
+            channel.close();
+            channel = null;
+        }
+        if (null != region)
+        {
+            region.close();
+            region = null;
+        }
+    }
+
+    /** @return whether the consumer is connected and authenticated. */
+    public boolean isConnected()
+    {
+        return state == CONNECTED;
+    }
+
+    /** @return whether the publisher refused this consumer (it will not reconnect). */
+    public boolean isRejected()
+    {
+        return state == REJECTED;
+    }
+
+    /** @return the highest gateway sequence delivered so far (0 before the first). */
+    public long lastDeliveredSequence()
+    {
+        return lastDelivered;
+    }
+
+    /** @return whether a lapped ring or a stream gap is being recovered. */
+    public boolean isRecovering()
+    {
+        return stream.recovering() || ring.resyncPending();
+    }
+
+    public ConsumerCounters counters()
+    {
+        return counters;
+    }
+
+    /** @return per-tick latency in ns (see the class description); reset it to start a new interval. */
+    public Histogram latency()
+    {
+        return latency;
+    }
+
+    public ConsumerContext context()
+    {
+        return context;
+    }
+
+    /** Says goodbye and releases the connection and the region. Idempotent. */
+    @Override
+    public void close()
+    {
+        if (state == CONNECTED)
+        {
+            final ControlFlyweight bye = range.wrapForEncode(scratch, 0, BYE);
+            channel.offer(bye.buffer(), 0, 8);
+        }
+        releaseConnection();
+        state = CLOSED;
+    }
+}
