@@ -14,6 +14,7 @@ import io.mdgate.egress.support.Ticks;
 import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmInstance;
 import io.mdgate.egress.transport.shm.ShmTransport;
+import org.agrona.concurrent.SystemEpochNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 class EgressInProcessTest
 {
+    private static final SystemEpochNanoClock CLOCK = new SystemEpochNanoClock();
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final Set<Long> marketWide = new HashSet<>();
     private PublisherHarness harness;
@@ -113,7 +115,7 @@ class EgressInProcessTest
             }
             else
             {
-                harness.publish(Ticks.add(sequence, instrumentOf(sequence), System.currentTimeMillis() * 1_000_000L));
+                harness.publish(Ticks.add(sequence, instrumentOf(sequence), CLOCK.nanoTime()));
             }
         }
     }

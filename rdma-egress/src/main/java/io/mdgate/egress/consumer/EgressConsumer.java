@@ -2,6 +2,7 @@ package io.mdgate.egress.consumer;
 
 import io.mdgate.core.itch.Alpha;
 import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.tick.sbe.EventType;
 import io.mdgate.egress.EventLog;
 import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
 import io.mdgate.egress.protocol.ControlFlyweight;
@@ -66,6 +67,7 @@ public final class EgressConsumer implements AutoCloseable
     private static final int CLOSED = 4;
     private static final int CONTROL_MESSAGES_PER_POLL = 32;
     private static final long HIGHEST_LATENCY_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final byte INSTRUMENT_EVENT = (byte)EventType.INSTRUMENT.value();
 
     private final EgressTransport transport;
     private final ConsumerContext context;
@@ -383,7 +385,7 @@ public final class EgressConsumer implements AutoCloseable
         counters.connects++;
         lastReceivedNanos = nowNanos;
         lastHeartbeatSentNanos = nowNanos;
-        granted.clearGranted();
+        granted.clearGrants();
         if (context.path() == DeliveryPath.RING)
         {
             ring.attach(region.buffer(), context.ringSlots(), positions);
@@ -444,7 +446,7 @@ public final class EgressConsumer implements AutoCloseable
             }
             else if (instrument > 0)
             {
-                granted.removed(instrument);
+                granted.remove(instrument);
             }
         }
         else if (status == INVALID)
@@ -494,7 +496,12 @@ public final class EgressConsumer implements AutoCloseable
 
     void deliverFromStream(final DirectBuffer buffer, final int offset, final long sendTimestamp)
     {
-        if (granted.accepts(buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF))
+        final int instrument = buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
+        if (buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET) == INSTRUMENT_EVENT)
+        {
+            granted.onInstrument(buffer.getLong(offset + TickLayout.ORDER_REFERENCE_OFFSET, LE), instrument);
+        }
+        if (granted.accepts(instrument))
         {
             deliver(buffer, offset, sendTimestamp);
         }
@@ -552,6 +559,7 @@ public final class EgressConsumer implements AutoCloseable
         {
             wantedSymbols.add(packed);
         }
+        granted.wantSymbol(packed);
         sendSubscription(SUBSCRIBE, BY_SYMBOL, packed);
     }
 
@@ -566,6 +574,7 @@ public final class EgressConsumer implements AutoCloseable
         {
             wantedInstruments.add(instrumentId);
         }
+        granted.add(instrumentId);
         sendSubscription(SUBSCRIBE, instrumentId, 0);
     }
 
@@ -573,6 +582,7 @@ public final class EgressConsumer implements AutoCloseable
     public void subscribeAll()
     {
         wantAll = true;
+        granted.all(true);
         sendSubscription(SUBSCRIBE, ALL_INSTRUMENTS, 0);
     }
 
@@ -580,12 +590,14 @@ public final class EgressConsumer implements AutoCloseable
     {
         final long packed = Alpha.pack8(symbol.trim().toUpperCase());
         wantedSymbols.remove(packed);
+        granted.unwantSymbol(packed);
         sendSubscription(UNSUBSCRIBE, BY_SYMBOL, packed);
     }
 
     public void unsubscribe(final int instrumentId)
     {
         wantedInstruments.remove(Integer.valueOf(instrumentId));
+        granted.remove(instrumentId);
         sendSubscription(UNSUBSCRIBE, instrumentId, 0);
     }
 

@@ -7,15 +7,19 @@ import org.agrona.collections.LongHashSet;
 import java.util.Arrays;
 
 /**
- * What the consumer asked for and what the publisher granted: the instruments it takes (a bit per id, or all,
- * market-wide ticks always), each instrument's table slot, and how many requests still await an answer.
+ * What the consumer takes and what the publisher granted. The filter (a bit per instrument id, or all; market-wide
+ * ticks always pass) is the consumer's own decision and applies at once, so the multicast stream is filtered
+ * without waiting for the publisher's answer; a symbol joins the filter when the stream's {@code INSTRUMENT} tick
+ * names it or the publisher's answer does. The table slots and the count of unanswered requests come from the
+ * publisher and are forgotten when the connection is.
  * <p>
- * Threading: the consumer's polling thread.
+ * Threading: the consumer's polling thread. {@link #accepts} and {@link #onInstrument} do not allocate.
  */
 final class LocalSubscriptions
 {
     static final int NO_SLOT = -1;
     private final long[] bits = new long[(TickLayout.MAX_INSTRUMENT_ID + 1) / 64];
+    private final LongHashSet wantedSymbols = new LongHashSet();
     private final Int2IntHashMap slots = new Int2IntHashMap(NO_SLOT);
     private final LongHashSet pendingSymbols = new LongHashSet();
     private boolean all;
@@ -31,29 +35,49 @@ final class LocalSubscriptions
         all = subscribed;
     }
 
-    void granted(final int instrument, final int tableSlot)
+    void add(final int instrument)
     {
         bits[instrument >>> 6] |= 1L << instrument;
+    }
+
+    void remove(final int instrument)
+    {
+        bits[instrument >>> 6] &= ~(1L << instrument);
+        slots.remove(instrument);
+    }
+
+    void wantSymbol(final long symbol)
+    {
+        wantedSymbols.add(symbol);
+    }
+
+    void unwantSymbol(final long symbol)
+    {
+        wantedSymbols.remove(symbol);
+    }
+
+    /** The stream named an instrument: take it if its symbol is wanted. */
+    void onInstrument(final long symbol, final int instrument)
+    {
+        if (wantedSymbols.contains(symbol))
+        {
+            add(instrument);
+        }
+    }
+
+    /** The publisher granted an instrument, with a table slot or {@link #NO_SLOT}. */
+    void granted(final int instrument, final int tableSlot)
+    {
+        add(instrument);
         if (tableSlot >= 0)
         {
             slots.put(instrument, tableSlot);
         }
     }
 
-    void removed(final int instrument)
-    {
-        bits[instrument >>> 6] &= ~(1L << instrument);
-        slots.remove(instrument);
-    }
-
     int tableSlot(final int instrument)
     {
         return slots.get(instrument);
-    }
-
-    void requested()
-    {
-        awaitingAnswers++;
     }
 
     /** The publisher will subscribe this symbol when the feed names it. */
@@ -66,6 +90,11 @@ final class LocalSubscriptions
     boolean resolvedSymbol(final long symbol)
     {
         return pendingSymbols.remove(symbol);
+    }
+
+    void requested()
+    {
+        awaitingAnswers++;
     }
 
     void answered()
@@ -81,13 +110,20 @@ final class LocalSubscriptions
         return awaitingAnswers;
     }
 
-    /** Forgets what the publisher granted (a new connection grants again). */
-    void clearGranted()
+    /** Forgets what the publisher granted (a new connection grants again); the filter stays. */
+    void clearGrants()
     {
-        Arrays.fill(bits, 0);
         slots.clear();
         pendingSymbols.clear();
-        all = false;
         awaitingAnswers = 0;
+    }
+
+    /** Forgets everything. */
+    void clear()
+    {
+        Arrays.fill(bits, 0);
+        wantedSymbols.clear();
+        all = false;
+        clearGrants();
     }
 }
