@@ -5,7 +5,7 @@ import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
 import io.mdgate.egress.protocol.HelloFlyweight;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemEpochNanoClock;
+import io.mdgate.egress.MonotonicEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.nio.charset.StandardCharsets;
@@ -35,7 +35,7 @@ public final class ConsumerContext
     private boolean reconnect = true;
     private long resumeFromSequence;
     private int pendingTicks = DEFAULT_PENDING_TICKS;
-    private EpochNanoClock epochClock = new SystemEpochNanoClock();
+    private EpochNanoClock epochClock = new MonotonicEpochClock();
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private EventLog eventLog = EventLog.STDERR;
 

@@ -7,7 +7,7 @@ import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
 import io.mdgate.egress.transport.EgressTransport;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemEpochNanoClock;
+import io.mdgate.egress.MonotonicEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.nio.charset.StandardCharsets;
@@ -41,7 +41,7 @@ public final class PublisherContext
     private RecoverySource recoverySource;
     private TickSource tickSource;
     private EventLog eventLog = EventLog.STDERR;
-    private EpochNanoClock epochClock = new SystemEpochNanoClock();
+    private EpochNanoClock epochClock = new MonotonicEpochClock();
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private final Map<String, byte[]> tokens = new HashMap<>();
     private int streamId = DEFAULT_STREAM_ID;

@@ -1,0 +1,173 @@
+package io.mdgate.egress;
+
+import io.mdgate.core.tick.TickHandler;
+import io.mdgate.egress.consumer.ConsumerContext;
+import io.mdgate.egress.consumer.DeliveryPath;
+import io.mdgate.egress.consumer.EgressConsumer;
+import io.mdgate.egress.publisher.EgressPublisher;
+import io.mdgate.egress.publisher.PublisherContext;
+import io.mdgate.egress.support.Ticks;
+import io.mdgate.egress.transport.shm.ShmContext;
+import io.mdgate.egress.transport.shm.ShmInstance;
+import io.mdgate.egress.transport.shm.ShmTransport;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The steady-state promise of egress: once warm and connected, the publisher's tick path and duty cycle
+ * (batching, ring and table writes, heartbeats, control polling) and the consumer's poll allocate nothing.
+ */
+class AllocationTest
+{
+    private static final long WARM_UP = 700_000;
+    private static final long MEASURED = 500_000;
+
+    @Test
+    void shouldPublishAndConsumeWithoutAllocatingInSteadyState() throws Exception
+    {
+        final com.sun.management.ThreadMXBean threads = threadBean();
+        final ShmContext shm = ShmInstance.context(ShmInstance.unique());
+        final ShmTransport transport = new ShmTransport(shm);
+        final TickArchive archive = new TickArchive(1 << 20);
+        final AtomicBoolean running = new AtomicBoolean(true);
+        final AtomicLong ringAllocated = new AtomicLong(-1);
+        final AtomicLong streamAllocated = new AtomicLong(-1);
+        final AtomicLong measureFrom = new AtomicLong(Long.MAX_VALUE);
+        Thread ring = null;
+        Thread stream = null;
+        try (EgressPublisher publisher = new EgressPublisher(new PublisherContext().transport(transport)
+            .recoverySource(archive).token("ring", "r").token("stream", "s").maxInstruments(1024)
+            .maxRingSlots(1 << 16).eventLog(message -> { })))
+        {
+            ring = consumerThread(shm, "ring", "r", DeliveryPath.RING, running, measureFrom, ringAllocated, threads);
+            stream = consumerThread(shm, "stream", "s", DeliveryPath.STREAM, running, measureFrom, streamAllocated,
+                threads);
+            final long connectDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (publisher.activeConsumers() < 2 && System.nanoTime() < connectDeadline)
+            {
+                publisher.doWork();
+            }
+            assertEquals(2, publisher.activeConsumers());
+            final UnsafeBuffer tick = new UnsafeBuffer(new byte[64]);
+            long sequence = 1;
+            sequence = publish(publisher, archive, tick, sequence, WARM_UP);
+            measureFrom.set(sequence);
+
+            final long lapsBefore = publisher.counters().laps() + publisher.counters().recoveryRequests();
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            sequence = publish(publisher, archive, tick, sequence, MEASURED);
+            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            final boolean steady = publisher.counters().laps() + publisher.counters().recoveryRequests() == lapsBefore;
+
+            final long end = sequence - 1;
+            final long drainDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while ((ringAllocated.get() < 0 || streamAllocated.get() < 0) && System.nanoTime() < drainDeadline)
+            {
+                publisher.doWork();
+            }
+            System.out.println("AllocationTest: publisher " + allocated + " bytes for " + MEASURED + " ticks; ring " +
+                "consumer " + ringAllocated.get() + " bytes, stream consumer " + streamAllocated.get() +
+                " bytes; up to sequence " + end);
+            // A lap or a recovery is a session event, which logs (and allocates); only a steady state is measured.
+            assumeTrue(steady, "a consumer fell a whole ring behind on this loaded host: no steady state to measure");
+            assertEquals(0, allocated, "bytes allocated by the publisher in steady state");
+            assertEquals(0, ringAllocated.get(), "bytes allocated by the ring consumer's poll in steady state");
+            assertEquals(0, streamAllocated.get(), "bytes allocated by the stream consumer's poll in steady state");
+        }
+        finally
+        {
+            running.set(false);
+            join(ring);
+            join(stream);
+            transport.close();
+            ShmInstance.removeFiles(shm);
+        }
+    }
+
+    private static long publish(final EgressPublisher publisher, final TickArchive archive, final UnsafeBuffer tick,
+        final long from, final long count)
+    {
+        long sequence = from;
+        for (long i = 0; i < count; i++)
+        {
+            Ticks.writeAdd(tick, 0, sequence, (int)(sequence % 50) + 1, sequence);
+            archive.onTick(tick, 0);
+            publisher.onTick(tick, 0);
+            sequence++;
+            if ((i & 15) == 15)
+            {
+                publisher.doWork();
+            }
+            if ((i & 1023) == 1023)
+            {
+                final long pause = System.nanoTime() + 5_000_000; // about 200k ticks/s: consumers keep up
+                while (System.nanoTime() < pause)
+                {
+                    publisher.doWork();
+                }
+            }
+        }
+        return sequence;
+    }
+
+    private static Thread consumerThread(final ShmContext shm, final String name, final String token,
+        final DeliveryPath path, final AtomicBoolean running, final AtomicLong measureFrom, final AtomicLong result,
+        final com.sun.management.ThreadMXBean threads)
+    {
+        final Thread thread = new Thread(() ->
+        {
+            try (ShmTransport transport = new ShmTransport(ShmInstance.context(shm.instance()));
+                EgressConsumer consumer = EgressConsumer.connect(transport, new ConsumerContext().name(name)
+                    .token(token).path(path).ringSlots(path == DeliveryPath.RING ? 1 << 16 : 0)
+                    .eventLog(message -> { })))
+            {
+                consumer.subscribeAll();
+                final long[] sum = new long[1];
+                final TickHandler handler = (buffer, offset) -> sum[0] += buffer.getLong(offset);
+                long before = -1;
+                final long target = WARM_UP + MEASURED;
+                while (running.get() && consumer.lastDeliveredSequence() < target)
+                {
+                    consumer.poll(handler, 64);
+                    if (before < 0 && consumer.lastDeliveredSequence() >= measureFrom.get())
+                    {
+                        before = threads.getCurrentThreadAllocatedBytes();
+                    }
+                }
+                if (before >= 0 && consumer.lastDeliveredSequence() >= target)
+                {
+                    result.set(threads.getCurrentThreadAllocatedBytes() - before);
+                }
+            }
+        }, "consumer-" + name);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    private static com.sun.management.ThreadMXBean threadBean()
+    {
+        final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "this JVM cannot count allocated bytes");
+        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)bean;
+        assumeTrue(threads.isThreadAllocatedMemorySupported(), "this JVM cannot count allocated bytes");
+        threads.setThreadAllocatedMemoryEnabled(true);
+        return threads;
+    }
+
+    private static void join(final Thread thread) throws InterruptedException
+    {
+        if (null != thread)
+        {
+            thread.join(10_000);
+        }
+    }
+}
