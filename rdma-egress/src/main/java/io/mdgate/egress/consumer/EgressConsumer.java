@@ -28,6 +28,7 @@ import io.mdgate.egress.transport.TransportException;
 import io.mdgate.egress.transport.TransportResult;
 import org.HdrHistogram.Histogram;
 import org.agrona.BufferUtil;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochNanoClock;
@@ -77,6 +78,7 @@ public final class EgressConsumer implements AutoCloseable
     private final ConsumerCounters counters = new ConsumerCounters();
     private final Histogram latency = new Histogram(HIGHEST_LATENCY_NANOS, 3);
     private final LocalSubscriptions granted = new LocalSubscriptions();
+    private final Long2LongHashMap symbols = new Long2LongHashMap(0);
     private final List<Long> wantedSymbols = new ArrayList<>();
     private final List<Integer> wantedInstruments = new ArrayList<>();
     private final RingReader ring;
@@ -423,6 +425,10 @@ public final class EgressConsumer implements AutoCloseable
         {
             granted.pendingSymbol(message.symbol());
         }
+        if (instrument > 0 && message.symbol() != 0)
+        {
+            symbols.put(instrument, message.symbol());
+        }
         if (!(status == SUBSCRIBED && message.symbol() != 0 && granted.resolvedSymbol(message.symbol())))
         {
             granted.answered();
@@ -517,6 +523,11 @@ public final class EgressConsumer implements AutoCloseable
         }
         lastDelivered = sequence;
         counters.delivered++;
+        if (buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET) == INSTRUMENT_EVENT)
+        {
+            symbols.put(buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF,
+                buffer.getLong(offset + TickLayout.ORDER_REFERENCE_OFFSET, LE));
+        }
         if ((buffer.getShort(offset + TickLayout.FLAGS_OFFSET, LE) & TickLayout.REPLAYED_FLAG) != 0)
         {
             counters.recoveredDelivered++;
@@ -620,6 +631,15 @@ public final class EgressConsumer implements AutoCloseable
         {
             disconnect("control send failed: " + TransportResult.describe(result));
         }
+    }
+
+    /**
+     * @return the symbol of an instrument, packed as {@code Alpha.pack8}, as the publisher's answers and the
+     *         {@code INSTRUMENT} ticks delivered named it; 0 when unknown.
+     */
+    public long symbolOf(final int instrumentId)
+    {
+        return symbols.get(instrumentId);
     }
 
     /** @return subscription requests not answered yet (0 once the publisher answered them all). */

@@ -1,0 +1,311 @@
+package io.mdgate.app.egress;
+
+import io.mdgate.core.itch.Alpha;
+import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.tick.TickJson;
+import io.mdgate.egress.consumer.ConsumerContext;
+import io.mdgate.egress.consumer.ConsumerCounters;
+import io.mdgate.egress.consumer.ConsumerRejectedException;
+import io.mdgate.egress.consumer.DeliveryPath;
+import io.mdgate.egress.consumer.EgressConsumer;
+import io.mdgate.egress.transport.EgressTransport;
+import io.mdgate.egress.transport.TransportException;
+import org.HdrHistogram.Histogram;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code mdgate consume}: connects to the egress publisher as a named consumer, subscribes, and prints every tick as
+ * a JSON line, or with {@code --stats} one line per interval with the rate, gaps, recoveries and latency
+ * percentiles. Stops after {@code --count} ticks, {@code --duration}, or Ctrl-C, then prints a summary line to
+ * standard error. Refused consumers and a missing publisher end with exit code 1; bad options with 2.
+ */
+@Command(
+    name = "consume",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Consume ticks from the egress publisher: print them as JSON lines, or live statistics with --stats." })
+public final class ConsumeCommand implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    TransportOptions transportOptions;
+
+    @Option(names = "--consumer", paramLabel = "NAME", required = true,
+        description = "This consumer's name, as configured at the publisher.")
+    String name;
+
+    @Option(names = "--token", paramLabel = "TOKEN", required = true,
+        description = "This consumer's token, as configured at the publisher.")
+    String token;
+
+    @Option(names = "--symbols", paramLabel = "SYM[,SYM...]", split = ",",
+        description = "Instruments by symbol, e.g. AAPL,MSFT.")
+    List<String> symbols = new ArrayList<>();
+
+    @Option(names = "--instruments", paramLabel = "ID[,ID...]", split = ",",
+        description = "Instruments by id (ITCH stock locate, 1..65535).")
+    List<Integer> instruments = new ArrayList<>();
+
+    @Option(names = "--all", description = "Every instrument.")
+    boolean all;
+
+    @Option(names = "--path", paramLabel = "ring|stream", defaultValue = "ring",
+        description = "Take ticks from this consumer's ring (default) or the multicast stream.")
+    String path;
+
+    @Option(names = "--ring-slots", paramLabel = "N", defaultValue = "8192",
+        description = "Slots of this consumer's ring, a power of two from 16 (default ${DEFAULT-VALUE}).")
+    int ringSlots;
+
+    @Option(names = "--resume-from", paramLabel = "SEQ", defaultValue = "0",
+        description = "First gateway sequence wanted, recovered if already sent; 0 starts live (default).")
+    long resumeFrom;
+
+    @Option(names = "--stats", description = "Print a line of statistics per interval instead of the ticks.")
+    boolean stats;
+
+    @Option(names = "--stats-interval-ms", paramLabel = "MS", defaultValue = "1000",
+        description = "Interval of --stats lines (default ${DEFAULT-VALUE}).")
+    long statsIntervalMillis;
+
+    @Option(names = "--count", paramLabel = "N", defaultValue = "0",
+        description = "Stop after this many ticks; 0 never (default).")
+    long count;
+
+    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0",
+        description = "Stop after this long; 0 never (default).")
+    long durationSeconds;
+
+    @Option(names = "--idle", paramLabel = "backoff|yield|spin", defaultValue = "backoff",
+        description = "What the polling thread does when idle (default ${DEFAULT-VALUE}; spin takes a whole core).")
+    String idle;
+
+    @Option(names = "--connect-timeout-ms", paramLabel = "MS", defaultValue = "10000",
+        description = "How long to wait for the publisher (default ${DEFAULT-VALUE}).")
+    long connectTimeoutMillis;
+
+    private StopSignal stop;
+
+    @Override
+    public Integer call()
+    {
+        final ConsumerContext context = context();
+        final IdleStrategy idleStrategy = idleStrategy();
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final EgressTransport transport = transportOptions.open(spec);
+        try (transport; StopSignal signal = new StopSignal();
+            EgressConsumer consumer = EgressConsumer.connect(transport, context))
+        {
+            stop = signal;
+            subscribe(consumer);
+            final Printer printer = new Printer(consumer, out, count);
+            final long start = System.nanoTime();
+            final long end = durationSeconds > 0 ? start + TimeUnit.SECONDS.toNanos(durationSeconds) : Long.MAX_VALUE;
+            final StatsLine statsLine = stats ? new StatsLine(consumer, out, start) : null;
+            long nextStats = start + TimeUnit.MILLISECONDS.toNanos(statsIntervalMillis);
+            final TickHandler handler = stats ? (buffer, offset) -> { } : printer;
+            while (stop.running() && (count == 0 || consumer.counters().delivered() < count) && System.nanoTime() < end &&
+                !consumer.isRejected())
+            {
+                final int work = consumer.poll(handler, 256);
+                if (work > 0 && !stats)
+                {
+                    out.flush();
+                }
+                if (null != statsLine && System.nanoTime() >= nextStats)
+                {
+                    statsLine.print(System.nanoTime());
+                    nextStats += TimeUnit.MILLISECONDS.toNanos(statsIntervalMillis);
+                }
+                idleStrategy.idle(work);
+            }
+            out.flush();
+            err.println("mdgate consume: " + summary(consumer.counters(), consumer.lastDeliveredSequence()));
+            err.flush();
+            return consumer.isRejected() ? 1 : 0;
+        }
+        catch (final ConsumerRejectedException | TransportException ex)
+        {
+            err.println("mdgate consume: " + ex.getMessage());
+            err.flush();
+            return 1;
+        }
+    }
+
+    ConsumerContext context()
+    {
+        final int chosen = (all ? 1 : 0) + (symbols.isEmpty() && instruments.isEmpty() ? 0 : 1);
+        if (chosen != 1)
+        {
+            throw new ParameterException(spec.commandLine(),
+                "choose what to consume: --all, or --symbols and/or --instruments");
+        }
+        if (!"ring".equals(path) && !"stream".equals(path))
+        {
+            throw new ParameterException(spec.commandLine(), "--path must be ring or stream, was '" + path + "'");
+        }
+        for (final String symbol : symbols)
+        {
+            if (symbol.isBlank() || symbol.trim().length() > 8 || !symbol.trim().chars().allMatch(c -> c > 32 && c < 127))
+            {
+                throw new ParameterException(spec.commandLine(),
+                    "symbols are 1 to 8 printable ASCII characters, was '" + symbol + "'");
+            }
+        }
+        for (final int instrument : instruments)
+        {
+            if (instrument < 1 || instrument > 65535)
+            {
+                throw new ParameterException(spec.commandLine(), "instrument ids are 1..65535, was " + instrument);
+            }
+        }
+        if (count < 0 || durationSeconds < 0 || statsIntervalMillis < 1 || connectTimeoutMillis < 1)
+        {
+            throw new ParameterException(spec.commandLine(),
+                "--count and --duration must not be negative; --stats-interval-ms and --connect-timeout-ms positive");
+        }
+        final DeliveryPath deliveryPath = "ring".equals(path) ? DeliveryPath.RING : DeliveryPath.STREAM;
+        final ConsumerContext context = new ConsumerContext().name(name).token(token).path(deliveryPath)
+            .ringSlots(deliveryPath == DeliveryPath.RING ? ringSlots : 0)
+            .resumeFromSequence(resumeFrom)
+            .connectTimeoutNanos(TimeUnit.MILLISECONDS.toNanos(connectTimeoutMillis))
+            .eventLog(message -> spec.commandLine().getErr().println("mdgate consume: " + message));
+        try
+        {
+            return context.conclude();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+    }
+
+    private IdleStrategy idleStrategy()
+    {
+        switch (idle)
+        {
+            case "backoff":
+                return new BackoffIdleStrategy(100, 10, 1_000, 100_000);
+            case "yield":
+                return new YieldingIdleStrategy();
+            case "spin":
+                return new BusySpinIdleStrategy();
+            default:
+                throw new ParameterException(spec.commandLine(),
+                    "--idle must be backoff, yield or spin, was '" + idle + "'");
+        }
+    }
+
+    private void subscribe(final EgressConsumer consumer)
+    {
+        if (all)
+        {
+            consumer.subscribeAll();
+        }
+        symbols.forEach(symbol -> consumer.subscribe(symbol.trim()));
+        instruments.forEach(consumer::subscribe);
+    }
+
+    static String summary(final ConsumerCounters counters, final long lastSequence)
+    {
+        return "delivered " + counters.delivered() + " ticks (last sequence " + lastSequence + "), gaps " +
+            counters.gaps() + ", recoveries " + counters.recoveriesCompleted() + "/" +
+            counters.recoveriesRequested() + ", unrecovered " + counters.unrecovered() + ", laps " + counters.laps() +
+            ", reconnects " + Math.max(0, counters.connects() - 1);
+    }
+
+    /** Prints each tick as a JSON line with its symbol when known. */
+    private static final class Printer implements TickHandler
+    {
+        private final EgressConsumer consumer;
+        private final PrintWriter out;
+        private final TickJson json = new TickJson(null);
+        private final StringBuilder line = new StringBuilder(320);
+        private final long limit;
+        private long printed;
+
+        Printer(final EgressConsumer consumer, final PrintWriter out, final long limit)
+        {
+            this.consumer = consumer;
+            this.out = out;
+            this.limit = limit > 0 ? limit : Long.MAX_VALUE;
+        }
+
+        @Override
+        public void onTick(final DirectBuffer buffer, final int offset)
+        {
+            if (printed++ >= limit)
+            {
+                return; // a poll may deliver a few more than --count asked for
+            }
+            line.setLength(0);
+            json.appendTo(buffer, offset, line);
+            final long symbol = consumer.symbolOf(buffer.getShort(offset + 56, ByteOrder.LITTLE_ENDIAN) & 0xFFFF);
+            final int at = line.indexOf("\"symbol\": null");
+            if (symbol != 0 && at >= 0)
+            {
+                line.replace(at, at + 14, "\"symbol\": \"" + Alpha.unpack8(symbol).trim() + "\"");
+            }
+            out.append(line).append(System.lineSeparator());
+        }
+    }
+
+    /** One line of statistics per interval: rate, gaps, recoveries and latency percentiles of the interval. */
+    private static final class StatsLine
+    {
+        private final EgressConsumer consumer;
+        private final PrintWriter out;
+        private final Histogram interval = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        private long lastNanos;
+        private long lastDelivered;
+
+        StatsLine(final EgressConsumer consumer, final PrintWriter out, final long startNanos)
+        {
+            this.consumer = consumer;
+            this.out = out;
+            this.lastNanos = startNanos;
+        }
+
+        void print(final long nowNanos)
+        {
+            final ConsumerCounters counters = consumer.counters();
+            final long delivered = counters.delivered();
+            final double seconds = (nowNanos - lastNanos) / 1e9;
+            interval.reset();
+            interval.add(consumer.latency());
+            consumer.latency().reset();
+            out.println(String.format(Locale.ROOT,
+                "rate %.0f ticks/s | delivered %d (last seq %d) | gaps %d, recoveries %d/%d, unrecovered %d, " +
+                "laps %d | latency us p50 %.1f p99 %.1f p99.9 %.1f max %.1f (%d timed)",
+                (delivered - lastDelivered) / seconds, delivered, consumer.lastDeliveredSequence(), counters.gaps(),
+                counters.recoveriesCompleted(), counters.recoveriesRequested(), counters.unrecovered(),
+                counters.laps(), interval.getValueAtPercentile(50) / 1e3, interval.getValueAtPercentile(99) / 1e3,
+                interval.getValueAtPercentile(99.9) / 1e3, interval.getMaxValue() / 1e3, interval.getTotalCount()));
+            out.flush();
+            lastNanos = nowNanos;
+            lastDelivered = delivered;
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package io.mdgate.app.egress;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class EgressCommandsTest
+{
+    private static final Path SHM = Path.of("/dev/shm");
+    private final String instance = "mdgt-app-" + ProcessHandle.current().pid() + "-" + System.nanoTime() % 100000;
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void tearDown() throws IOException
+    {
+        threads.shutdownNow();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(SHM, instance + "-*"))
+        {
+            for (final Path file : files)
+            {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    private static final class Run
+    {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine;
+
+        Run(final Object command)
+        {
+            commandLine = new CommandLine(command);
+            commandLine.setOut(new PrintWriter(out, true));
+            commandLine.setErr(new PrintWriter(err, true));
+        }
+
+        int execute(final String... args)
+        {
+            return commandLine.execute(args);
+        }
+    }
+
+    @Test
+    void shouldPublishAGeneratedSessionToTwoConsumersOnePrintingTicksOneStatistics() throws Exception
+    {
+        final Run publish = new Run(new PublishCommand());
+        final Future<Integer> publisher = threads.submit(() -> publish.execute("--shm-instance", instance,
+            "--token", "everything=t1", "--token", "three=t2", "--messages", "30000", "--rate", "200000",
+            "--wait-consumers", "2", "--linger-ms", "1500", "--instruments", "20"));
+        final Run all = new Run(new ConsumeCommand());
+        final Future<Integer> allConsumer = threads.submit(() -> all.execute("--shm-instance", instance,
+            "--consumer", "everything", "--token", "t1", "--all", "--stats", "--stats-interval-ms", "200",
+            "--duration", "4"));
+        final Run three = new Run(new ConsumeCommand());
+        final Future<Integer> threeConsumer = threads.submit(() -> three.execute("--shm-instance", instance,
+            "--consumer", "three", "--token", "t2", "--instruments", "1,2,3", "--count", "200"));
+
+        assertEquals(0, threeConsumer.get(60, TimeUnit.SECONDS), three.err.toString());
+        assertEquals(0, allConsumer.get(60, TimeUnit.SECONDS), all.err.toString());
+        assertEquals(0, publisher.get(60, TimeUnit.SECONDS), publish.err.toString());
+
+        final List<String> ticks = lines(three.out);
+        assertEquals(200, ticks.size());
+        for (final String tick : ticks)
+        {
+            assertTrue(tick.startsWith("{\"gatewaySequence\": "), tick);
+            final int instrument = Integer.parseInt(tick.replaceAll(".*\"instrument\": (\\d+).*", "$1"));
+            assertTrue(instrument <= 3, "only instruments 1, 2, 3 and market-wide events: " + tick);
+        }
+        final List<String> stats = lines(all.out);
+        assertFalse(stats.isEmpty());
+        assertTrue(stats.get(stats.size() - 1).matches("rate \\d+ ticks/s \\| delivered \\d+ .*unrecovered 0, laps \\d+ " +
+            "\\| latency us p50 .* p99 .* p99.9 .* max .*"), stats.get(stats.size() - 1));
+        assertTrue(publish.out.toString().contains("30000 messages ->"), publish.out.toString());
+        assertTrue(publish.out.toString().contains("consumers welcomed 2"), publish.out.toString());
+    }
+
+    @Test
+    void shouldFailWithExitCodeOneWhenTheTokenIsWrong() throws Exception
+    {
+        final Run publish = new Run(new PublishCommand());
+        final Future<Integer> publisher = threads.submit(() -> publish.execute("--shm-instance", instance,
+            "--token", "someone=right", "--messages", "2000", "--wait-consumers", "1", "--wait-ms", "3000"));
+        final Run consume = new Run(new ConsumeCommand());
+
+        final int exit = consume.execute("--shm-instance", instance, "--consumer", "someone", "--token", "wrong",
+            "--all", "--connect-timeout-ms", "5000");
+
+        assertEquals(1, exit);
+        assertTrue(consume.err.toString().contains("refused"), consume.err.toString());
+        assertEquals(1, publisher.get(30, TimeUnit.SECONDS), "nobody connected within --wait-ms");
+    }
+
+    @Test
+    void shouldRefuseAConsumeWithoutASubscriptionAndExplainTheVerbsTransport()
+    {
+        final Run none = new Run(new ConsumeCommand());
+        assertEquals(2, none.execute("--consumer", "a", "--token", "b"));
+        assertTrue(none.err.toString().contains("--all, or --symbols and/or --instruments"), none.err.toString());
+
+        final Run verbs = new Run(new ConsumeCommand());
+        assertEquals(2, verbs.execute("--transport", "verbs", "--consumer", "a", "--token", "b", "--all"));
+        assertTrue(verbs.err.toString().contains("--transport verbs is not available"), verbs.err.toString());
+    }
+
+    @Test
+    void shouldRefuseAPublishWithoutAnyConsumerToken()
+    {
+        final Run publish = new Run(new PublishCommand());
+        assertEquals(2, publish.execute("--shm-instance", instance));
+        assertTrue(publish.err.toString().contains("no consumer is allowed"), publish.err.toString());
+    }
+
+    private static List<String> lines(final StringWriter writer)
+    {
+        final List<String> lines = new ArrayList<>();
+        for (final String line : writer.toString().split("\\R"))
+        {
+            if (!line.isBlank())
+            {
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+}
