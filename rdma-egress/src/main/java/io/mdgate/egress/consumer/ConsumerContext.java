@@ -20,7 +20,7 @@ public final class ConsumerContext
     public static final int DEFAULT_RING_SLOTS = 8192;
     public static final int DEFAULT_TABLE_SLOTS = 256;
     public static final long DEFAULT_CONNECT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
-    public static final long DEFAULT_CONTROL_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    public static final long DEFAULT_CONTROL_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     public static final long DEFAULT_RECONNECT_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     public static final int DEFAULT_PENDING_TICKS = 65536;
 
@@ -150,7 +150,10 @@ public final class ConsumerContext
         return controlPollNanos;
     }
 
-    /** @param controlPollNanos least time between two polls of the control channel (a syscall on shm). */
+    /**
+     * @param controlPollNanos least time between two polls of the control channel (a syscall on shm) while nothing
+     *                         is being recovered; during recovery it is polled at every {@code poll}.
+     */
     public ConsumerContext controlPollNanos(final long controlPollNanos)
     {
         this.controlPollNanos = controlPollNanos;

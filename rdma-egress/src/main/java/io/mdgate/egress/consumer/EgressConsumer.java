@@ -224,7 +224,7 @@ public final class EgressConsumer implements AutoCloseable
                 work += subscriptionChannel.poll(stream, limit);
             }
         }
-        if (nowNanos - lastControlPollNanos >= context.controlPollNanos())
+        if (nowNanos - lastControlPollNanos >= context.controlPollNanos() || isRecovering())
         {
             lastControlPollNanos = nowNanos;
             work += pollControl();

@@ -31,7 +31,7 @@ public final class PublisherContext
     public static final long DEFAULT_STREAM_HEARTBEAT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     public static final long DEFAULT_HEARTBEAT_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     public static final long DEFAULT_HEARTBEAT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
-    public static final long DEFAULT_CONTROL_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    public static final long DEFAULT_CONTROL_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     public static final int DEFAULT_RECOVERY_TICKS_PER_CYCLE = 1024;
     public static final long DEFAULT_RECOVERY_TICKS_PER_SECOND = 2_000_000;
     public static final long DEFAULT_RECOVERY_STALL_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -306,6 +306,10 @@ public final class PublisherContext
         return controlPollNanos;
     }
 
+    /**
+     * @param controlPollNanos least time between two polls of the control channels; over shm each poll is a
+     *                         syscall per consumer, so this bounds their cost on the publisher's thread.
+     */
     public PublisherContext controlPollNanos(final long controlPollNanos)
     {
         this.controlPollNanos = controlPollNanos;
