@@ -2,6 +2,7 @@ package io.mdgate.bench.egress;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -16,7 +17,8 @@ import java.util.function.Supplier;
  * Side-by-side comparison of the shm egress and Aeron IPC in one run: 64-byte ticks, 1, 4 and 16 consumers, two
  * loads per case — a paced load (latency: every tick's one-way time from the publisher's clock reading to the
  * consumer's receipt, in HdrHistogram, nothing trimmed) and an unpaced one (throughput per consumer). The two
- * transports alternate within each consumer count, so they see the same machine state.
+ * transports alternate within each consumer count, so they see the same machine state, after an unmeasured
+ * warm-up of both so that neither pays for the JIT alone.
  * <p>
  * Threads: the publisher on the harness thread, spinning while it paces; one thread per consumer; for Aeron one
  * SHARED media-driver thread (and the client's conductor). Consumers and the driver use
@@ -24,7 +26,8 @@ import java.util.function.Supplier;
  * With fewer cores than threads the numbers are orders of magnitude, and the harness says so.
  * <p>
  * Arguments: {@code [--quick]} (fewer ticks, for a smoke run), {@code [--consumers 1,4,16]},
- * {@code [--rate TICKS_PER_S]} (paced load, default 100000).
+ * {@code [--rate TICKS_PER_S]} (paced load, default 100000), {@code [--idle backoff|yield]} (consumers' and driver's
+ * idle strategy, default backoff).
  */
 public final class EgressComparison
 {
@@ -37,6 +40,7 @@ public final class EgressComparison
         boolean quick = false;
         List<Integer> counts = List.of(1, 4, 16);
         long rate = 100_000;
+        String idleName = "backoff";
         for (int i = 0; i < args.length; i++)
         {
             switch (args[i])
@@ -50,18 +54,27 @@ public final class EgressComparison
                 case "--rate":
                     rate = Long.parseLong(args[++i]);
                     break;
+                case "--idle":
+                    idleName = args[++i];
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown argument " + args[i] +
-                        "; use [--quick] [--consumers 1,4,16] [--rate TICKS_PER_S]");
+                        "; use [--quick] [--consumers 1,4,16] [--rate TICKS_PER_S] [--idle backoff|yield]");
             }
         }
-        final Supplier<IdleStrategy> idle = () -> new BackoffIdleStrategy(100, 10, 1_000, 50_000);
+        final Supplier<IdleStrategy> idle = "yield".equals(idleName) ? YieldingIdleStrategy::new :
+            () -> new BackoffIdleStrategy(100, 10, 1_000, 50_000);
+        System.out.println("consumer and driver idle strategy: " + idle.get());
         printMachine(counts);
         final long pacedWarmUp = quick ? 20_000 : 100_000;
         final long pacedTicks = quick ? 50_000 : 300_000;
         final long maxWarmUp = quick ? 50_000 : 200_000;
         final long maxTicks = quick ? 200_000 : 1_000_000;
         final List<BenchResult[]> pairs = new ArrayList<>();
+        // Both paths compiled before anything counts: otherwise the first case pays for the JIT alone.
+        final BenchSettings warmUp = new BenchSettings(2, 50_000, 100_000, 0);
+        ShmEgressCase.run(warmUp, idle);
+        AeronIpcCase.run(warmUp, idle);
         System.out.println(BenchResult.header());
         for (final int consumers : counts)
         {

@@ -34,6 +34,7 @@ public final class ShmTransport implements EgressTransport
     private final ShmNames names;
     private final SecureRandom random = new SecureRandom();
     private final List<ShmResource> opened = new ArrayList<>();
+    private boolean orphansRemoved;
 
     /**
      * @param context settings; concluded here if it was not.
@@ -75,6 +76,11 @@ public final class ShmTransport implements EgressTransport
         }
         else
         {
+            if (!orphansRemoved)
+            {
+                orphansRemoved = true;
+                ShmOrphans.remove(names);
+            }
             final long address = random.nextLong() & Long.MAX_VALUE;
             final int key = random.nextInt() | 1;
             region = ShmRegion.shared(names.regionFile(address), address, key, length, context.group());

@@ -15,7 +15,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -113,6 +117,29 @@ class ShmTransportTest
         publisherSide.close();
 
         assertEquals(0, ShmInstance.countFiles(context));
+    }
+
+    @Test
+    void shouldRemoveTheRegionFileOfADeadOwnerAtTheNextRegistration() throws Exception
+    {
+        final MemoryRegion orphan = publisherSide.registerRegion(100, RegionAccess.REMOTE_WRITE);
+        final Path file = new ShmNames(context.directory(), context.instance()).regionFile(orphan.remoteKey().address());
+        final Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE))
+        {
+            final ByteBuffer pid = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, gone.pid());
+            channel.write(pid, ShmRegionDescriptor.OWNER_PID_OFFSET);
+        }
+        final MemoryRegion live = publisherSide.registerRegion(100, RegionAccess.REMOTE_WRITE);
+
+        try (ShmTransport another = new ShmTransport(ShmInstance.context(context.instance())))
+        {
+            another.registerRegion(100, RegionAccess.REMOTE_WRITE);
+            assertFalse(Files.exists(file), "the dead owner's region was removed");
+            assertTrue(Files.exists(new ShmNames(context.directory(), context.instance())
+                .regionFile(live.remoteKey().address())), "a live owner's region stays");
+        }
     }
 
     @Test
