@@ -91,7 +91,8 @@ static int find_or_probe(const char *devargs, const char *name, struct rte_devic
         const int probed = rte_dev_probe(devargs);
         if (probed < 0)
         {
-            return probed;
+            /* Drivers fail their probe with a bare -1, which is no errno (it would read as EPERM). */
+            return probed == -1 ? -ENODEV : probed;
         }
         if (rte_eth_dev_get_port_by_name(name, &port_id) != 0)
         {

@@ -80,7 +80,8 @@ final class DpdkErrors
             case ENODEV:
             case ENOENT:
                 return "no port '" + device + "' after probing '" + context.device() + "' (ports now: " +
-                    (ports.isEmpty() ? "none" : ports) + "); check the device name and its arguments";
+                    (ports.isEmpty() ? "none" : ports) + "); check the device name and its arguments" +
+                    (isRoot() ? "" : ", and run as root");
             case EBUSY:
             case EEXIST:
                 return "port '" + device + "' is already open in this process; close the other ingress first";

@@ -5,6 +5,7 @@ import io.mdgate.core.capture.Tshark;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (repeated a second later), answers to queries for our groups, a leave at close; valid checksums, TTL 1, the
  * Router Alert option, sent to 224.0.0.22.
  */
+@Tag("dpdk")
 class DpdkIgmpTest
 {
     private static final String GROUPS = LINE_A.toString().split(":")[0] + "," + LINE_B.toString().split(":")[0];

@@ -4,6 +4,7 @@ import io.mdgate.core.capture.PcapWriter;
 import io.mdgate.core.feed.FeedLines;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * this module share the one EAL of the test JVM (it starts once per process): each test hot-plugs its own device
  * and detaches it at close, and starts, polls and closes on its own thread.
  */
+@Tag("dpdk")
 class DpdkPcapIngressTest
 {
     private static final long FIRST_NANOS = 1_735_828_195_000_000_000L;
