@@ -94,7 +94,8 @@ class DpdkNetnsIngressTest
             assertEquals(0, ingress.exitValue(), () -> NetnsVethPair.outputOf(rxOut));
 
             final String output = Files.readString(rxOut);
-            output.lines().filter(l -> !l.startsWith("READY")).forEach(l -> System.out.println(deviceFormat + ": " + l));
+            output.lines().filter(l -> !l.startsWith("READY"))
+                .forEach(l -> System.out.println(deviceFormat + ": " + l));
             final Matcher result = RESULT.matcher(output);
             assertTrue(result.find(), output);
             assertEquals(PACKETS, Integer.parseInt(result.group(3)), "line A intact; " + output);
