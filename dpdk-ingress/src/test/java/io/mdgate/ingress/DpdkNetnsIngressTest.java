@@ -30,7 +30,11 @@ class DpdkNetnsIngressTest
 {
     private static final int PACKETS = 2000;
     private static final long SEED = 42;
-    private static final int DATAGRAMS_PER_SECOND = 20_000;
+    /**
+     * Slow enough that the receiver survives being descheduled for ~400 ms on a loaded 2-CPU host: af_xdp gives
+     * the kernel 2048 buffers, and drops beyond them show in no port counter.
+     */
+    private static final int DATAGRAMS_PER_SECOND = 5_000;
     private static final Pattern RESULT = Pattern.compile(
         "RESULT a=(\\d+) b=(\\d+) aIntact=(\\d+) bIntact=(\\d+) duplicates=(\\d+) outOfOrder=(\\d+)");
 

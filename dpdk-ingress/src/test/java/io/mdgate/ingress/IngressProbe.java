@@ -16,7 +16,8 @@ import java.util.Map;
  * {@code DEVICE PACKETS SEED TIMEOUT_MS}. Prints {@code READY <driver>} once the port is up, then receives until
  * both lines brought every packet, or 3 s passed without one, or the timeout; then prints
  * {@code RESULT a=.. b=.. aIntact=.. bIntact=.. duplicates=.. outOfOrder=..} (intact: distinct packets whose
- * bytes equal the sender's) and {@code STATS <json>}.
+ * bytes equal the sender's), {@code MISSING A [ranges] B [ranges]} (packet indexes never received) and
+ * {@code STATS <json>}.
  */
 public final class IngressProbe implements PacketHandler
 {
@@ -71,7 +72,28 @@ public final class IngressProbe implements PacketHandler
         System.out.println("RESULT a=" + probe.received[FeedLines.A] + " b=" + probe.received[FeedLines.B] +
             " aIntact=" + probe.intact[FeedLines.A] + " bIntact=" + probe.intact[FeedLines.B] +
             " duplicates=" + probe.duplicates + " outOfOrder=" + probe.outOfOrder);
+        System.out.println("MISSING A " + probe.missing(FeedLines.A) + " B " + probe.missing(FeedLines.B));
         System.out.println("STATS " + stats.toJson());
+    }
+
+    /** @return the packet indexes the line never brought, as ranges (the first 20). */
+    private String missing(final int line)
+    {
+        final StringBuilder sb = new StringBuilder("[");
+        int ranges = 0;
+        for (int i = 0; i < expected.size() && ranges < 20; i++)
+        {
+            if (!seen[line][i])
+            {
+                final int first = i;
+                while (i + 1 < expected.size() && !seen[line][i + 1])
+                {
+                    i++;
+                }
+                sb.append(ranges++ == 0 ? "" : ",").append(first).append(first == i ? "" : "-" + i);
+            }
+        }
+        return sb.append(']').toString();
     }
 
     private boolean complete()
