@@ -6,6 +6,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
 
 import static io.mdgate.ingress.DpdkTests.LINE_A;
@@ -77,6 +79,32 @@ class DpdkRingIngressTest
         assertTrue(stats.port("igmpReportsSent") >= 1, "the join at start");
         assertEquals(stats.port("igmpReportsSent"), stats.dropped(IngressStats.IGMP), "our own reports come back");
         assertEquals(0, stats.port("rx_nombuf"));
+    }
+
+    @Test
+    void shouldBuildIgmpReportsWithEveryDistinctGroupAndValidChecksums()
+    {
+        final UnsafeBuffer report = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+        final IngressLines lines = IngressLines.parse(
+            "A=233.54.12.111:26477,B=233.49.196.111:26477,B=233.49.196.111:26478,RECOVERY=10.0.0.1:26400");
+        try (DpdkIngress ingress = new DpdkIngress(DpdkTests.context("net_ring1").lines(lines).igmp(false)))
+        {
+            ingress.start();
+            final int length = ingress.igmpReport(4, report);
+
+            assertEquals(14 + 24 + 8 + 2 * 8, length, "two distinct multicast groups, the unicast one left out");
+            assertEquals(0x01005E00, report.getInt(0, ByteOrder.BIG_ENDIAN));
+            assertEquals(0x46, report.getByte(14) & 0xFF, "IPv4 with a 24-byte header");
+            assertEquals(0x94040000, report.getInt(14 + 20, ByteOrder.BIG_ENDIAN), "Router Alert");
+            assertEquals(0, TestFrames.checksum(report, 14, 24), "IPv4 header checksum");
+            assertEquals(0, TestFrames.checksum(report, 38, 8 + 2 * 8), "IGMP checksum");
+            assertEquals(0x22, report.getByte(38) & 0xFF, "IGMPv3 membership report");
+            assertEquals(2, report.getShort(38 + 6, ByteOrder.BIG_ENDIAN));
+            assertEquals(4, report.getByte(46), "CHANGE_TO_EXCLUDE_MODE");
+            assertEquals(LINE_A.address(), report.getInt(50, ByteOrder.BIG_ENDIAN));
+            assertEquals(LINE_B.address(), report.getInt(58, ByteOrder.BIG_ENDIAN));
+            assertEquals(0, ingress.stats().port("igmpReportsSent"), "igmp(false) sends none");
+        }
     }
 
     /** Transmits one frame, polling the ring empty while it is full. */
