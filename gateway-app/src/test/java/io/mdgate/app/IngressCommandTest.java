@@ -1,0 +1,187 @@
+package io.mdgate.app;
+
+import io.mdgate.app.sim.SimCommand;
+import io.mdgate.core.capture.MiniJson;
+import io.mdgate.ingress.DpdkNative;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code mdgate ingress} over {@code net_pcap}: a simulated capture replayed through the DPDK ingress and the
+ * feed session reports the same messages as {@code mdgate decode} of the same file. The DPDK runs share this test
+ * JVM's one EAL (EAL starts once per process; every run here uses the command's default EAL settings), each
+ * hot-plugging its own device.
+ */
+@Tag("dpdk")
+class IngressCommandTest
+{
+    @TempDir
+    Path dir;
+
+    private StringWriter out = new StringWriter();
+    private StringWriter err = new StringWriter();
+
+    private int run(final CommandLine command, final String... args)
+    {
+        out = new StringWriter();
+        err = new StringWriter();
+        command.setOut(new PrintWriter(out, true));
+        command.setErr(new PrintWriter(err, true));
+        command.setParameterExceptionHandler(new UsageErrorHandler());
+        return command.execute(args);
+    }
+
+    private int ingress(final String... args)
+    {
+        return run(new CommandLine(new IngressCommand()), args);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "", "--loss-a=0.05", "--loss-a=0.03 --loss-b=0.03 --loss-burst=3", "--reorder=0.02" })
+    void shouldReportTheSameMessageCountsAsDecodeOfTheSameCapture(final String faults) throws IOException
+    {
+        requireDpdk();
+        final Path capture = dir.resolve("s.pcap");
+        final List<String> simArgs = new ArrayList<>(List.of("--messages=20000", "--seed=5", "--pcap=" + capture));
+        if (!faults.isEmpty())
+        {
+            simArgs.addAll(List.of(faults.split(" ")));
+        }
+        assertEquals(0, run(new CommandLine(new SimCommand()), simArgs.toArray(new String[0])), err::toString);
+        assertEquals(0, run(new CommandLine(new DecodeCommand()), capture.toString(), "--json"), err::toString);
+        final Map<String, Object> decoded = MiniJson.parseObject(out.toString().trim());
+
+        assertEquals(0, ingress("--vdev", "net_pcap0,rx_pcap=" + capture, "--json", "--idle-ms=300"),
+            err::toString);
+        final Map<String, Object> received = MiniJson.parseObject(out.toString().trim());
+
+        for (final String key : List.of("messages", "counts", "firstSequence", "lastSequence", "missingMessages",
+            "malformed", "packets", "heartbeats", "endOfSession", "session"))
+        {
+            assertEquals(decoded.get(key), received.get(key), key + " with faults '" + faults + "'");
+        }
+        // decode names the first destination it sees A; compare the lines by destination.
+        assertEquals(packetsByDestination(decoded), packetsByDestination(received), "packets per line");
+        final Map<?, ?> ingressCounters = (Map<?, ?>)received.get("ingress");
+        final Map<?, ?> port = (Map<?, ?>)ingressCounters.get("port");
+        assertEquals(decoded.get("packets"), port.get("ipackets"), "every frame of the capture is a line packet");
+        assertEquals(0L, port.get("imissed"));
+        final Map<?, ?> feed = (Map<?, ?>)received.get("feed");
+        assertEquals(decoded.get("messages"), feed.get("messagesDelivered"));
+        assertTrue(received.containsKey("capture") && received.containsKey("gapRanges"), "decode's keys too");
+    }
+
+    @Test
+    void shouldPrintTheSummaryAndTheLineAndPortCountersAsText() throws IOException
+    {
+        requireDpdk();
+        final Path capture = dir.resolve("t.pcap");
+        assertEquals(0, run(new CommandLine(new SimCommand()), "--messages=2000", "--pcap=" + capture));
+
+        assertEquals(0, ingress("--vdev", "net_pcap0,rx_pcap=" + capture, "--idle-ms=300"), err::toString);
+
+        final String text = out.toString();
+        assertTrue(text.matches("(?s).*messages\\s+2000\\R.*"), text);
+        assertTrue(text.contains("ingress        dpdk net_pcap0 (net_pcap)"), text);
+        assertTrue(text.contains("  line A "), text);
+        assertTrue(text.contains("imissed 0"), text);
+    }
+
+    @Test
+    void shouldExitOneNamingTheDeviceWhenThePortCannotOpen()
+    {
+        requireDpdk();
+        final Path missing = dir.resolve("absent.pcap");
+
+        assertEquals(IngressCommand.EXIT_FAILED, ingress("--vdev", "net_pcap0,rx_pcap=" + missing, "--json"));
+
+        assertTrue(err.toString().contains("mdgate ingress: DPDK port 'net_pcap0' did not open"), err.toString());
+        assertEquals("", out.toString());
+    }
+
+    @Test
+    void shouldRefuseAPortGivenTwiceOrNotAtAll()
+    {
+        assertEquals(2, ingress("--json"));
+        assertTrue(err.toString().contains("exactly one of --vdev DEVARGS"), err.toString());
+
+        assertEquals(2, ingress("--vdev", "net_ring0", "--pci", "0000:03:00.0"));
+        assertTrue(err.toString().contains("exactly one of --vdev DEVARGS"), err.toString());
+    }
+
+    @Test
+    void shouldRefuseMalformedLinesAndSettingsSayingWhatIsExpected()
+    {
+        assertEquals(2, ingress("--vdev", "net_ring0", "--lines", "A=233.54.12.111"));
+        assertTrue(err.toString().contains("--lines: 'A=233.54.12.111' is not a list of lines"), err.toString());
+
+        assertEquals(2, ingress("--vdev", "eth0"));
+        assertTrue(err.toString().contains("neither a virtual network device"), err.toString());
+
+        assertEquals(2, ingress("--vdev", "net_ring0", "--no-huge", "--huge-dir", dir.toString()));
+        assertTrue(err.toString().contains("not both"), err.toString());
+    }
+
+    @Test
+    void shouldDefaultToTheSimulatorsLines()
+    {
+        assertEquals("A=233.54.12.111:26477,B=233.49.196.111:26477", IngressCommand.DEFAULT_LINES);
+    }
+
+    private static Map<Object, Object> packetsByDestination(final Map<String, Object> json)
+    {
+        final Map<Object, Object> packets = new java.util.HashMap<>();
+        for (final Object line : ((Map<?, ?>)json.get("lines")).values())
+        {
+            packets.put(((Map<?, ?>)line).get("destination"), ((Map<?, ?>)line).get("packets"));
+        }
+        return packets;
+    }
+
+    private static void requireDpdk()
+    {
+        String reason = null;
+        if (!DpdkNative.isAvailable())
+        {
+            reason = "DPDK library unavailable: " + DpdkNative.unavailabilityCause();
+        }
+        else if (!isRoot())
+        {
+            reason = "the DPDK ingress needs root";
+        }
+        if (reason != null)
+        {
+            System.out.println("SKIPPED: " + reason);
+            Assumptions.abort(reason);
+        }
+    }
+
+    private static boolean isRoot()
+    {
+        try
+        {
+            return Integer.valueOf(0).equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+        }
+        catch (final IOException | UnsupportedOperationException ex)
+        {
+            return false;
+        }
+    }
+}
