@@ -106,6 +106,7 @@ cleanup()
 {
     local rc=$?
     if [[ -n $qemu_pid ]] && kill -0 "$qemu_pid" 2>/dev/null; then
+        echo "softroce: stopping the guest (QEMU pid $qemu_pid) on exit code $rc" >&2
         kill -KILL "$qemu_pid" 2>/dev/null || true
         wait "$qemu_pid" 2>/dev/null || true
     fi

@@ -4,7 +4,7 @@
 # the JUnit console launcher write them), each step's report.txt (benchmark numbers), then the totals.
 # A step without an XML report counts as one test, passed when it exited 0; a step that failed without a
 # failing test case in its reports counts one failure more; a step of steps.list that never ran (the guest
-# died or hit the time limit) counts as failed. Exit code: 0 when tests ran and none failed, else 1.
+# died or hit the time limit) or never finished counts as failed. Exit code: 0 when tests ran and none failed, else 1.
 # Usage: deploy/softroce/summarize.sh OUT_DIR
 set -euo pipefail
 
@@ -73,6 +73,7 @@ for name in "${steps[@]}"; do
     skipped=$((skipped + s))
     note=
     [[ $rc == "-" ]] && note="  (did not run)"
+    [[ $rc == "-" && -d $guest/$name ]] && note="  (started, did not finish)"
     [[ $rc == 124 || $rc == 137 ]] && note="  (hit its time limit)"
     printf 'softroce: %-14s %6s %9s %6d %6d %7d%s\n' "$name" "$rc" "${step_seconds[$name]:--}" "$t" "$f" "$s" "$note"
 done
