@@ -33,6 +33,7 @@ finish()
 }
 
 mkdir -p "$results/bed"
+echo softroce >/proc/sys/kernel/hostname
 say "runner started; kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print int($2 / 1024) " MiB" }' /proc/meminfo)"
 
 # ---- Soft-RoCE ------------------------------------------------------------------------------------------
