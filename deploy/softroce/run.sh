@@ -58,9 +58,9 @@ done
 # ---- refuse bad input up front --------------------------------------------------------------------------
 [[ -n $payload ]] || usage_error "--payload DIR is required (deploy/softroce/smoke is the bed's own smoke test)"
 [[ -d $payload && -f $payload/steps.list ]] || usage_error "payload '$payload' is not a directory holding steps.list"
-[[ $limit =~ ^[0-9]+$ ]] && ((limit >= 60)) || usage_error "--timeout must be a whole number of seconds, at least 60 (got '$limit')"
+[[ $limit =~ ^[1-9][0-9]*$ && $limit -ge 60 ]] || usage_error "--timeout must be a whole number of seconds, at least 60 (got '$limit')"
 [[ $smp =~ ^[1-9][0-9]*$ ]] || usage_error "MDGATE_SOFTROCE_SMP must be a positive number (got '$smp')"
-[[ $mem =~ ^[0-9]+$ ]] && ((mem >= 1024)) || usage_error "MDGATE_SOFTROCE_MEM must be at least 1024 MiB (got '$mem')"
+[[ $mem =~ ^[1-9][0-9]*$ && $mem -ge 1024 ]] || usage_error "MDGATE_SOFTROCE_MEM must be at least 1024 MiB (got '$mem')"
 line_no=0
 while IFS= read -r line; do
     line_no=$((line_no + 1))

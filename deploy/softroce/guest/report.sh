@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by shell steps in the guest: records checks as a JUnit-style XML report (the format surefire and
 # the JUnit console launcher write), so the host counts them exactly like the project's JUnit tests.
 #   source "$MDGATE_BED/report.sh"

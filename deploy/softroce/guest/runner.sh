@@ -52,10 +52,10 @@ setup_rxe()
     want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' ${rxe_ipv4//./ })
     for ((try = 0; try < 120; try++)); do
         if [[ $(cat "$port/state" 2>/dev/null) == *ACTIVE* ]]; then
-            for i in $(ls "$port/gids" 2>/dev/null); do
-                gid=$(cat "$port/gids/$i" 2>/dev/null) || continue
+            for i in "$port"/gids/*; do
+                gid=$(cat "$i" 2>/dev/null) || continue
                 if [[ $gid == "$want" ]]; then
-                    export RXE_GID_INDEX=$i
+                    export RXE_GID_INDEX=${i##*/}
                     return 0
                 fi
             done
@@ -88,7 +88,8 @@ export MDGATE_JVM_FLAGS=""
 [[ -f /mdgate/jvm.options ]] && MDGATE_JVM_FLAGS=$(tr '\n' ' ' </mdgate/jvm.options)
 export LD_LIBRARY_PATH=/mdgate/native
 export RXE_DEV=$rxe_dev RXE_NETDEV=$rxe_netdev RXE_PEER_NETDEV=$rxe_peer RXE_IPV4=$rxe_ipv4 RXE_GID_INDEX
-export JAVA_HOME=$(dirname "$(dirname "$(readlink -f /usr/bin/java)")")
+JAVA_HOME=$(dirname "$(dirname "$(readlink -f /usr/bin/java)")")
+export JAVA_HOME
 
 # ---- the steps ------------------------------------------------------------------------------------------
 printf 'step\texit\tseconds\n' >"$results/steps.tsv"

@@ -5,6 +5,7 @@
 # came back. Perftest figures go to $MDGATE_RESULTS/report.txt (for people) and perftest.tsv (for tools).
 # Servers and clients are two processes in this guest on the same rxe0; the out-of-band TCP channel of
 # perftest uses 127.0.0.1, the RDMA traffic rxe0's IPv4 GID. Nothing leaves the guest.
+# shellcheck source=deploy/softroce/guest/report.sh
 source "$MDGATE_BED/report.sh"
 
 : "${RXE_DEV:?} ${RXE_IPV4:?} ${RXE_GID_INDEX:?} ${MDGATE_RESULTS:?}"
@@ -95,7 +96,7 @@ bw_result()
     local name=$1 test=$2 side=$3 label=$4 iterations=$5 row rate
     row=$(result_row "$MDGATE_RESULTS/$name.$side.log")
     [[ -n $row ]] || { echo "no result row for $msg_size bytes in the $side's output"; return 1; }
-    read -r bytes iters peak average mpps <<<"$row"
+    read -r bytes iters _ average mpps <<<"$row"
     [[ $iters == "$iterations" ]] || { echo "$side ran $iters iterations, asked for $iterations"; return 1; }
     positive "$mpps" || { echo "$side message rate '$mpps' is not a positive number"; return 1; }
     rate=$(awk -v m="$mpps" 'BEGIN { printf "%.0f", m * 1000000 }')
@@ -185,8 +186,9 @@ java_17_runs()
 
 project_jars_run()
 {
-    local messages=20000 started json
-    local java_cmd=(java $MDGATE_JVM_FLAGS -cp "$MDGATE_CLASSPATH" io.mdgate.app.Main)
+    local messages=20000 started json flags
+    read -ra flags <<<"$MDGATE_JVM_FLAGS"
+    local java_cmd=(java "${flags[@]}" -cp "$MDGATE_CLASSPATH" io.mdgate.app.Main)
     started=$(date +%s.%N)
     "${java_cmd[@]}" sim --messages "$messages" --seed 7 --pcap /tmp/smoke.pcap || return 1
     printf 'mdgate sim, %d messages to a pcap: %s s\n' "$messages" "$(report_elapsed "$started")" >>"$MDGATE_RESULTS/report.txt"
@@ -195,7 +197,10 @@ project_jars_run()
     printf 'mdgate decode of that pcap: %s s\n' "$(report_elapsed "$started")" >>"$MDGATE_RESULTS/report.txt"
     echo "$json"
     grep -q "\"messages\": $messages," <<<"$json" || { echo "decode did not read back the $messages simulated messages"; return 1; }
-    grep -q '"malformed": 0,' <<<"$json" && grep -q '"gaps": 0,' <<<"$json" || { echo "decode saw malformed messages or gaps"; return 1; }
+    if ! grep -q '"malformed": 0,' <<<"$json" || ! grep -q '"gaps": 0,' <<<"$json"; then
+        echo "decode saw malformed messages or gaps"
+        return 1
+    fi
 }
 
 group_java()
