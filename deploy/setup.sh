@@ -13,6 +13,7 @@ packages=(
   rdma-core libibverbs-dev librdmacm-dev ibverbs-utils  # verbs egress
   iproute2                           # network namespaces and veth pairs in tests
   tshark                             # independent dissection of generated captures in tests
+  debootstrap qemu-system-x86 qemu-utils e2fsprogs  # Soft-RoCE guest (deploy/softroce): image, boot, overlay
 )
 
 installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${packages[@]}" 2>/dev/null |
