@@ -244,7 +244,8 @@ public final class IngressCommand implements Callable<Integer>
                 .messageHandler(tally)
                 .gapHandler(processor)
                 .packetContextHandler(processor)
-                .requester(requester));
+                .requester(requester)
+                .listener(new GapLog(err)));
             processor.packetDecoder(session.decoder());
             err.println("mdgate ingress: receiving " + ingressLines + " from " + source +
                 (retransmitServer != null ? ", re-requests to " + retransmitServer : ", no re-request server"));
@@ -280,6 +281,33 @@ public final class IngressCommand implements Callable<Integer>
         }
         out.flush();
         return failure < 0 ? EXIT_FAILED : 0;
+    }
+
+    /** Says once, on standard error, which sequences were given up and why; the rest of the listener is quiet. */
+    private static final class GapLog implements io.mdgate.core.feed.FeedSessionListener
+    {
+        private final PrintWriter err;
+
+        GapLog(final PrintWriter err)
+        {
+            this.err = err;
+        }
+
+        @Override
+        public void onGapDeclared(final long firstSequence, final long count, final int reason)
+        {
+            final String why = switch (reason)
+            {
+                case FeedSession.LOST_NO_RECOVERY -> "no re-request server";
+                case FeedSession.LOST_RETRIES_EXHAUSTED -> "re-requests unanswered";
+                case FeedSession.LOST_HOLD_FULL -> "hold full";
+                case FeedSession.LOST_SESSION_CHANGED -> "session changed";
+                default -> "reason " + reason;
+            };
+            err.println("mdgate ingress: gap declared: " + count + " messages from sequence " + firstSequence +
+                " (" + why + ")");
+            err.flush();
+        }
     }
 
     /** Runs until done; Ctrl-C stops the run and waits for it, so the port is closed and the groups left. */

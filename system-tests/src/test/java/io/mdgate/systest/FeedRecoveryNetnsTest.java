@@ -146,6 +146,9 @@ class FeedRecoveryNetnsTest
             final LineLoss.Counters counters = loss.counters();
             final Map<String, Object> sent = MiniJson.parseObject(Files.readString(simOut).trim());
             final Map<String, Object> received = MiniJson.parseObject(Files.readString(ingressOut).trim());
+            final String gaps = Files.readString(FeedNamespaces.errorFile(ingressOut)).lines()
+                .filter(l -> l.contains("gap declared")).reduce("", (x, y) -> x + y + "\n");
+            System.out.print(gaps);
             check(tag, device, counters, sent, received, burstPeriod > 0);
         }
     }
