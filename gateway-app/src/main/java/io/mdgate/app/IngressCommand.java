@@ -7,11 +7,14 @@ import io.mdgate.core.capture.DecodeSummary;
 import io.mdgate.core.capture.MessageTally;
 import io.mdgate.core.feed.FeedSession;
 import io.mdgate.core.feed.MessageProcessor;
+import io.mdgate.core.feed.UdpRetransmitRequester;
 import io.mdgate.core.tick.ExchangeClock;
 import io.mdgate.core.tick.Normalizer;
 import io.mdgate.ingress.DpdkIngress;
+import io.mdgate.ingress.Ingress;
 import io.mdgate.ingress.IngressLines;
 import io.mdgate.ingress.IngressStats;
+import io.mdgate.ingress.socket.SocketIngress;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,6 +22,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -29,7 +36,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code mdgate ingress}: receives the feed through the DPDK ingress on one port (a virtual device such as
- * {@code net_pcap0,rx_pcap=FILE}, or a NIC by PCI address), runs it through the A/B feed session, decode, order
+ * {@code net_pcap0,rx_pcap=FILE}, or a NIC by PCI address) or, with {@code --ingress socket}, through kernel UDP
+ * sockets joined on {@code --interface}, runs it through the A/B feed session (re-requesting from
+ * {@code --retransmit HOST:PORT} when given), decode, order
  * books and normalizer, until the source is exhausted (nothing for {@code --idle-ms}), the time limit or Ctrl-C;
  * then prints the same summary as {@code decode} plus the feed session's and the ingress's counters (one JSON
  * object with {@code --json}).
@@ -41,9 +50,11 @@ import java.util.concurrent.TimeUnit;
     name = "ingress",
     sortOptions = false,
     description = {
-        "Receive the A and B lines through the DPDK ingress, run them through the feed session, decode, books and " +
+        "Receive the A and B lines through the DPDK ingress (or kernel sockets with --ingress socket), run them " +
+            "through the feed session (re-requesting gaps from --retransmit), decode, books and " +
             "normalizer until the source is idle, and print the same summary as decode plus line and port counters.",
-        "Example: mdgate ingress --vdev net_pcap0,rx_pcap=/tmp/s.pcap --json" },
+        "Example: mdgate ingress --vdev net_pcap0,rx_pcap=/tmp/s.pcap --json",
+        "Example: mdgate ingress --ingress socket --interface eth1 --retransmit 10.0.0.1:26400 --json" },
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
         "0:received until the source was idle, the time limit or Ctrl-C",
@@ -63,6 +74,39 @@ public final class IngressCommand implements Callable<Integer>
 
     @Option(names = { "-h", "--help" }, usageHelp = true, description = "Show this help and exit.")
     private boolean help;
+
+    @Option(names = "--ingress", paramLabel = "KIND", defaultValue = "dpdk",
+        description = "Which ingress receives the lines: dpdk (default: --vdev or --pci) or socket (kernel UDP " +
+            "sockets joined on --interface). Chosen here only, never as a fallback.")
+    private IngressKind ingressKind;
+
+    @Option(names = "--interface", paramLabel = "IFACE",
+        description = "With --ingress socket: the interface the sockets join the groups on, as ip link names it.")
+    private String interfaceName;
+
+    @Option(names = "--retransmit", paramLabel = "HOST:PORT",
+        description = "The MoldUDP64 re-request server: gaps both lines lost are requested from it over UDP. " +
+            "Without it such gaps are declared lost after --gap-wait-us.")
+    private String retransmit;
+
+    @Option(names = "--first-sequence", paramLabel = "N", defaultValue = "0",
+        description = "The session's first sequence; 0 (default) starts at the first packet seen, 1 recovers a " +
+            "session joined late from its start.")
+    private long firstSequence;
+
+    @Option(names = "--gap-wait-us", paramLabel = "US", defaultValue = "200",
+        description = "How long a gap waits for the other line before it is re-requested (default ${DEFAULT-VALUE}).")
+    private long gapWaitMicros;
+
+    @Option(names = "--retry-interval-us", paramLabel = "US", defaultValue = "2000",
+        description = "How long a round of re-requests waits for answers before it is repeated (default " +
+            "${DEFAULT-VALUE}).")
+    private long retryIntervalMicros;
+
+    @Option(names = "--max-retries", paramLabel = "N", defaultValue = "5",
+        description = "Rounds after the first without progress before a gap is declared lost (default " +
+            "${DEFAULT-VALUE}).")
+    private int maxRetries;
 
     @Option(names = "--vdev", paramLabel = "DEVARGS",
         description = "The port as a DPDK virtual device, e.g. net_pcap0,rx_pcap=FILE (add infinite_rx=1 to loop " +
@@ -136,11 +180,26 @@ public final class IngressCommand implements Callable<Integer>
     @Option(names = "--verbose", description = "Also print DPDK's start-up log to standard error.")
     private boolean verbose;
 
+    /** The two ways in: the DPDK ingress, or kernel UDP sockets. */
+    enum IngressKind
+    {
+        dpdk, socket
+    }
+
+    /** DPDK settings that mean nothing to the socket ingress: refused with it rather than ignored. */
+    private static final List<String> DPDK_ONLY_OPTIONS = List.of("--vdev", "--pci", "--lcores", "--receive-cpu",
+        "--memory", "--no-huge", "--huge-dir", "--mbufs", "--rx-descriptors", "--tsc-timestamps", "--no-igmp",
+        "--eal", "--verbose");
+
     @Override
     public Integer call()
     {
         final IngressLines ingressLines = parseLines();
-        final DpdkIngress.Context context = context(ingressLines);
+        final InetSocketAddress retransmitServer = parseRetransmit();
+        final FeedSession.Context sessionContext = sessionContext();
+        final DpdkIngress.Context dpdkContext = ingressKind == IngressKind.dpdk ? context(ingressLines) : null;
+        final SocketIngress.Context socketContext = ingressKind == IngressKind.socket ?
+            socketContext(ingressLines) : null;
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
 
@@ -150,22 +209,24 @@ public final class IngressCommand implements Callable<Integer>
             (buffer, offset) -> {},
             1));
         final MessageTally tally = new MessageTally(null, processor);
-        final FeedSession session = new FeedSession(new FeedSession.Context()
-            .messageHandler(tally)
-            .gapHandler(processor)
-            .packetContextHandler(processor));
-        processor.packetDecoder(session.decoder());
 
         final IngressStats stats;
         final long elapsedNanos;
         final int failure;
-        try (DpdkIngress ingress = new DpdkIngress(context))
+        final FeedSession session;
+        final String source = dpdkContext != null ? dpdkContext.device() : "socket " + interfaceName;
+        UdpRetransmitRequester requester = null;
+        try (Ingress ingress = dpdkContext != null ? new DpdkIngress(dpdkContext) : new SocketIngress(socketContext))
         {
             try
             {
+                if (retransmitServer != null)
+                {
+                    requester = new UdpRetransmitRequester(retransmitServer);
+                }
                 ingress.start();
             }
-            catch (final IllegalStateException ex)
+            catch (final IllegalStateException | IllegalArgumentException | UncheckedIOException ex)
             {
                 err.println("mdgate ingress: " + ex.getMessage());
                 err.flush();
@@ -173,12 +234,22 @@ public final class IngressCommand implements Callable<Integer>
             }
             finally
             {
-                if (verbose)
+                if (verbose && dpdkContext != null)
                 {
                     err.println(DpdkIngress.lastDpdkLog());
                     err.flush();
                 }
             }
+            session = new FeedSession(sessionContext
+                .messageHandler(tally)
+                .gapHandler(processor)
+                .packetContextHandler(processor)
+                .requester(requester)
+                .listener(new GapLog(err)));
+            processor.packetDecoder(session.decoder());
+            err.println("mdgate ingress: receiving " + ingressLines + " from " + source +
+                (retransmitServer != null ? ", re-requests to " + retransmitServer : ", no re-request server"));
+            err.flush();
             final IngressRun run = new IngressRun(ingress, session, TimeUnit.MILLISECONDS.toNanos(idleMillis),
                 TimeUnit.SECONDS.toNanos(maxSeconds));
             elapsedNanos = runUntilDone(run);
@@ -186,12 +257,19 @@ public final class IngressCommand implements Callable<Integer>
             ingress.close();
             stats = ingress.stats();
         }
+        finally
+        {
+            if (requester != null)
+            {
+                requester.close();
+            }
+        }
         if (failure < 0)
         {
             err.println("mdgate ingress: the port failed (" + failure + ") after " + stats.packets() + " packets");
             err.flush();
         }
-        final DecodeSummary summary = IngressReport.summary(context.device(), ingressLines, tally, session, stats,
+        final DecodeSummary summary = IngressReport.summary(source, ingressLines, tally, session, stats,
             elapsedNanos);
         if (json)
         {
@@ -203,6 +281,33 @@ public final class IngressCommand implements Callable<Integer>
         }
         out.flush();
         return failure < 0 ? EXIT_FAILED : 0;
+    }
+
+    /** Says once, on standard error, which sequences were given up and why; the rest of the listener is quiet. */
+    private static final class GapLog implements io.mdgate.core.feed.FeedSessionListener
+    {
+        private final PrintWriter err;
+
+        GapLog(final PrintWriter err)
+        {
+            this.err = err;
+        }
+
+        @Override
+        public void onGapDeclared(final long firstSequence, final long count, final int reason)
+        {
+            final String why = switch (reason)
+            {
+                case FeedSession.LOST_NO_RECOVERY -> "no re-request server";
+                case FeedSession.LOST_RETRIES_EXHAUSTED -> "re-requests unanswered";
+                case FeedSession.LOST_HOLD_FULL -> "hold full";
+                case FeedSession.LOST_SESSION_CHANGED -> "session changed";
+                default -> "reason " + reason;
+            };
+            err.println("mdgate ingress: gap declared: " + count + " messages from sequence " + firstSequence +
+                " (" + why + ")");
+            err.flush();
+        }
     }
 
     /** Runs until done; Ctrl-C stops the run and waits for it, so the port is closed and the groups left. */
@@ -252,8 +357,110 @@ public final class IngressCommand implements Callable<Integer>
         }
     }
 
+    private FeedSession.Context sessionContext()
+    {
+        if (idleMillis < 1 || maxSeconds < 0)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--idle-ms must be 1 or more and --max-seconds 0 or more");
+        }
+        if (firstSequence < 0 || gapWaitMicros < 0 || retryIntervalMicros < 1 || maxRetries < 0)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--first-sequence and --gap-wait-us must be " +
+                "0 or more, --retry-interval-us 1 or more, --max-retries 0 or more");
+        }
+        final FeedSession.Context context = new FeedSession.Context()
+            .firstSequence(firstSequence)
+            .gapWaitNanos(TimeUnit.MICROSECONDS.toNanos(gapWaitMicros))
+            .retryIntervalNanos(TimeUnit.MICROSECONDS.toNanos(retryIntervalMicros))
+            .maxRetries(maxRetries)
+            .messageHandler((buffer, offset, length, sequence) -> {})
+            .gapHandler((first, count) -> {});
+        try
+        {
+            // Checked now so bad settings are refused up front; call() sets the real outputs before the session.
+            context.conclude();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage());
+        }
+        return context;
+    }
+
+    private InetSocketAddress parseRetransmit()
+    {
+        if (retransmit == null)
+        {
+            return null;
+        }
+        final int colon = retransmit.lastIndexOf(':');
+        int port = -1;
+        if (colon > 0)
+        {
+            try
+            {
+                port = Integer.parseInt(retransmit.substring(colon + 1));
+            }
+            catch (final NumberFormatException ex)
+            {
+                port = -1;
+            }
+        }
+        if (port < 1 || port > 65_535)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--retransmit: '" + retransmit +
+                "' is not HOST:PORT with a port from 1 to 65535, e.g. 10.0.0.1:26400");
+        }
+        try
+        {
+            return new InetSocketAddress(InetAddress.getByName(retransmit.substring(0, colon)), port);
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--retransmit: host '" +
+                retransmit.substring(0, colon) + "' does not resolve; give an IPv4 address or a known host name");
+        }
+    }
+
+    private SocketIngress.Context socketContext(final IngressLines ingressLines)
+    {
+        final List<String> given = new ArrayList<>();
+        for (final String name : DPDK_ONLY_OPTIONS)
+        {
+            if (spec.commandLine().getParseResult().hasMatchedOption(name))
+            {
+                given.add(name);
+            }
+        }
+        if (!given.isEmpty())
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.join(", ", given) +
+                (given.size() == 1 ? " is a DPDK setting" : " are DPDK settings") + " and --ingress socket uses " +
+                "none; leave " + (given.size() == 1 ? "it" : "them") + " out, or use --ingress dpdk");
+        }
+        if (interfaceName == null)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--ingress socket needs --interface IFACE, the interface to join the groups on (e.g. eth0, lo)");
+        }
+        try
+        {
+            return new SocketIngress.Context().lines(ingressLines).interfaceName(interfaceName).conclude();
+        }
+        catch (final IllegalArgumentException | IllegalStateException ex)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage());
+        }
+    }
+
     private DpdkIngress.Context context(final IngressLines ingressLines)
     {
+        if (interfaceName != null)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--interface is for --ingress socket; the " +
+                "DPDK ingress takes its interface in the device, e.g. --vdev net_af_packet0,iface=" + interfaceName);
+        }
         if ((vdev == null) == (pci == null))
         {
             throw new CommandLine.ParameterException(spec.commandLine(),
@@ -263,11 +470,6 @@ public final class IngressCommand implements Callable<Integer>
         {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "give --no-huge or --huge-dir DIR, not both");
-        }
-        if (idleMillis < 1 || maxSeconds < 0)
-        {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                "--idle-ms must be 1 or more and --max-seconds 0 or more");
         }
         final DpdkIngress.Context context = new DpdkIngress.Context()
             .device(vdev != null ? vdev : pci)

@@ -89,6 +89,105 @@ class IngressCommandTest
     }
 
     @Test
+    void shouldCountDamagedPacketsAsMalformedAndUnknownGroupsAsOtherDestinationsAndCarryOn() throws IOException
+    {
+        requireDpdk();
+        final Path clean = dir.resolve("clean.pcap");
+        assertEquals(0, run(new CommandLine(new SimCommand()), "--messages=20000", "--seed=11", "--pcap=" + clean),
+            err::toString);
+        assertEquals(0, run(new CommandLine(new DecodeCommand()), clean.toString(), "--json"), err::toString);
+        final Map<String, Object> decoded = MiniJson.parseObject(out.toString().trim());
+
+        // Every 40th frame of the capture is followed by one bad packet, in turn: a MoldUDP64 header cut short
+        // (line A), a count whose blocks run past the datagram (line B), a valid packet with bytes after its last
+        // block (oversized, line A), garbage (line B), and a packet for a group no line has.
+        final Path mixed = dir.resolve("mixed.pcap");
+        final byte[] file = Files.readAllBytes(clean);
+        final java.nio.ByteBuffer records = java.nio.ByteBuffer.wrap(file).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        final java.util.Random random = new java.util.Random(3);
+        final int[] injected = new int[5];
+        try (io.mdgate.core.capture.PcapWriter writer = new io.mdgate.core.capture.PcapWriter(mixed))
+        {
+            int position = 24;
+            int frames = 0;
+            while (position + 16 <= file.length)
+            {
+                final long nanos = (records.getInt(position) & 0xFFFFFFFFL) * 1_000_000_000L +
+                    (records.getInt(position + 4) & 0xFFFFFFFFL);
+                final int length = records.getInt(position + 8);
+                final org.agrona.concurrent.UnsafeBuffer frame = new org.agrona.concurrent.UnsafeBuffer(file,
+                    position + 16, length);
+                writer.writeFrame(nanos, frame, 0, length);
+                if (++frames % 40 == 0)
+                {
+                    final int kind = (frames / 40) % 5;
+                    final byte[] bad = badPayload(kind, frame, random);
+                    final int group = kind == 4 ? 0xE9010203 : kind % 2 == 0 ? 0xE9360C6F : 0xE931C46F;
+                    writer.writeUdp(nanos + 1, 0x0A000001, 26400, group, 26477,
+                        new org.agrona.concurrent.UnsafeBuffer(bad), 0, bad.length);
+                    injected[kind]++;
+                }
+                position += 16 + length;
+            }
+        }
+
+        assertEquals(0, ingress("--vdev", "net_pcap0,rx_pcap=" + mixed, "--json", "--idle-ms=300"), err::toString);
+        final Map<String, Object> received = MiniJson.parseObject(out.toString().trim());
+
+        final Map<?, ?> feed = (Map<?, ?>)received.get("feed");
+        final long malformedA = (Long)((Map<?, ?>)feed.get("A")).get("malformed");
+        final long malformedB = (Long)((Map<?, ?>)feed.get("B")).get("malformed");
+        final Map<?, ?> dropped = (Map<?, ?>)((Map<?, ?>)received.get("ingress")).get("dropped");
+        System.out.printf("bad input: injected short %d, overrun %d, oversized %d, garbage %d, unknown group %d; " +
+            "malformed A %d B %d, otherDestination %s, messages %s of %s%n", injected[0], injected[1], injected[2],
+            injected[3], injected[4], malformedA, malformedB, dropped.get("otherDestination"), received.get("messages"),
+            decoded.get("messages"));
+        assertEquals((long)injected[0] + injected[2], malformedA, "short and oversized packets on line A");
+        assertEquals((long)injected[1] + injected[3], malformedB, "overrun and garbage packets on line B");
+        assertEquals((long)injected[4], dropped.get("otherDestination"), "packets for an unknown group");
+        assertEquals(decoded.get("messages"), received.get("messages"), "the session carried on");
+        assertEquals(decoded.get("counts"), received.get("counts"));
+        assertEquals(decoded.get("lastSequence"), received.get("lastSequence"));
+        assertEquals(0L, feed.get("messagesLost"));
+        assertEquals((long)injected[0] + injected[1] + injected[2] + injected[3], received.get("malformed"),
+            "the summary's malformed packets");
+    }
+
+    /** @return a damaged MoldUDP64 payload of one kind, built from the (valid) UDP payload of a frame. */
+    private static byte[] badPayload(final int kind, final org.agrona.concurrent.UnsafeBuffer frame,
+        final java.util.Random random)
+    {
+        final int udp = 14 + 20;
+        final int payloadLength = (frame.getShort(udp + 4, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFF) - 8;
+        final byte[] valid = new byte[payloadLength];
+        frame.getBytes(udp + 8, valid);
+        switch (kind)
+        {
+            case 0:
+                return java.util.Arrays.copyOf(valid, 12);
+            case 1:
+            {
+                final byte[] overrun = valid.clone();
+                overrun[18] = 0x12;
+                overrun[19] = 0x34;
+                return overrun;
+            }
+            case 2:
+                return java.util.Arrays.copyOf(valid, valid.length + 1000);
+            case 3:
+            {
+                final byte[] garbage = new byte[200];
+                random.nextBytes(garbage);
+                garbage[18] = 0x23;
+                garbage[19] = 0x45;
+                return garbage;
+            }
+            default:
+                return valid;
+        }
+    }
+
+    @Test
     void shouldPrintTheSummaryAndTheLineAndPortCountersAsText() throws IOException
     {
         requireDpdk();

@@ -16,16 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
-import java.net.StandardProtocolFamily;
-import java.net.StandardSocketOptions;
-import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -44,59 +39,21 @@ class LiveSocketFeedTest
     private static final int MESSAGES = 30_000;
     private static final long SEED = 21;
 
-    private static int freePort() throws IOException
-    {
-        try (DatagramChannel probe = DatagramChannel.open(StandardProtocolFamily.INET))
-        {
-            probe.bind(new InetSocketAddress(0));
-            return ((InetSocketAddress)probe.getLocalAddress()).getPort();
-        }
-    }
-
-    /** @return why loopback multicast cannot be used here, or null when a probe came through. */
-    private static String loopbackMulticastProblem(final NetworkInterface lo, final String group)
-    {
-        try (DatagramChannel receiver = DatagramChannel.open(StandardProtocolFamily.INET);
-            DatagramChannel sender = DatagramChannel.open(StandardProtocolFamily.INET))
-        {
-            receiver.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            receiver.bind(new InetSocketAddress(InetAddress.getByName(group), 0));
-            receiver.join(InetAddress.getByName(group), lo);
-            receiver.configureBlocking(false);
-            sender.setOption(StandardSocketOptions.IP_MULTICAST_IF, lo);
-            sender.send(ByteBuffer.wrap(new byte[] { 1 }), receiver.getLocalAddress());
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-            while (null == receiver.receive(ByteBuffer.allocate(8)))
-            {
-                if (System.nanoTime() > deadline)
-                {
-                    return "a probe datagram sent to " + group + " on lo never arrived";
-                }
-                Thread.onSpinWait();
-            }
-            return null;
-        }
-        catch (final IOException ex)
-        {
-            return "multicast on lo is unavailable: " + ex;
-        }
-    }
-
     @Test
     void shouldRecoverEveryMessageOfALossySessionSentAsMulticastOnLoopback() throws Exception
     {
         final NetworkInterface lo = NetworkInterface.getByName("lo");
         final String prefix = "239.255." + (1 + ProcessHandle.current().pid() % 250) + ".";
-        final String problem = null == lo ? "no loopback interface named lo" : loopbackMulticastProblem(lo, prefix + 240);
+        final String problem = null == lo ? "no loopback interface named lo" : LoopbackMulticast.problem(lo, prefix + 240);
         if (null != problem)
         {
             System.out.println("SKIPPED LiveSocketFeedTest: " + problem);
         }
         Assumptions.assumeTrue(null == problem, problem);
 
-        final String groupA = prefix + 241 + ":" + freePort();
-        final String groupB = prefix + 242 + ":" + freePort();
-        final int retransmitPort = freePort();
+        final String groupA = prefix + 241 + ":" + LoopbackMulticast.freePort();
+        final String groupB = prefix + 242 + ":" + LoopbackMulticast.freePort();
+        final int retransmitPort = LoopbackMulticast.freePort();
         final long[] next = { 1 };
         final long[] lost = { 0 };
         try (SocketIngress ingress = new SocketIngress(new SocketIngress.Context()
