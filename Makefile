@@ -26,7 +26,13 @@ BENCH      ?= .
 BENCH_ARGS ?=
 BENCH_DIR  ?= target/bench
 
-.PHONY: help setup build test test-unit demo bench clean
+# Soft-RoCE guest (deploy/softroce, docs/SOFTROCE.md): image cache, hard time limit of one guest run, and the
+# shared libraries handed to the guest (none yet: the verbs library of rdma-egress will be one).
+export MDGATE_SOFTROCE_CACHE ?= /var/cache/mdgate/softroce
+SOFTROCE_TIMEOUT ?= 1500
+SOFTROCE_NATIVE  ?=
+
+.PHONY: help setup build test test-unit test-softroce demo bench clean
 
 help: ## List the targets.
 	@echo "mdgate make targets (README.md explains each):"
@@ -43,6 +49,13 @@ test: setup ## Build and run every test suite, tagged ones included (what .ci/ru
 
 test-unit: setup ## Build and run the quick tests (no slow, netns or softroce tags).
 	$(MAVEN) verify -Dmdgate.test.excludedGroups=$(UNIT_EXCLUDED_TAGS)
+
+test-softroce: setup ## Boot the Soft-RoCE guest (image built once, cached) and run its smoke test; not part of `make test` yet.
+	$(MAVEN) -DskipTests -pl gateway-app -am package
+	deploy/softroce/build-image.sh
+	deploy/softroce/run.sh --payload deploy/softroce/smoke --timeout $(SOFTROCE_TIMEOUT) \
+	    --lib gateway-app/target/gateway-app.jar --lib gateway-app/target/lib \
+	    --jvm-options gateway-app/target/jvm.options $(foreach n,$(SOFTROCE_NATIVE),--native $(n))
 
 demo: setup ## Simulate an ITCH session into a pcap, then decode it with a summary.
 	$(MAVEN) -DskipTests -pl gateway-app -am package

@@ -12,7 +12,9 @@ packages=(
   dpdk libdpdk-dev libpcap-dev       # DPDK 22.11 ingress and its pcap PMD
   rdma-core libibverbs-dev librdmacm-dev ibverbs-utils  # verbs egress
   iproute2                           # network namespaces and veth pairs in tests
+  nftables kmod                      # per-line packet loss in the namespace tests (nft), modprobe for sch_netem
   tshark                             # independent dissection of generated captures in tests
+  debootstrap qemu-system-x86 qemu-utils e2fsprogs  # Soft-RoCE guest (deploy/softroce): image, boot, overlay
 )
 
 installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${packages[@]}" 2>/dev/null |

@@ -1,9 +1,10 @@
 /*
- * Entry point of libmdgate-dpdk: registers the natives of io.mdgate.ingress.DpdkNative when the JVM loads
- * the library. Every native is a static function reached only through the RegisterNatives table, so the
- * library exports nothing but JNI_OnLoad.
+ * Entry point of libmdgate-dpdk: registers the natives of io.mdgate.ingress.DpdkNative when the JVM loads the
+ * library. Every native is a static function reached only through a RegisterNatives table, so the library
+ * exports nothing but JNI_OnLoad.
  */
 #include <jni.h>
+#include <rte_errno.h>
 #include <rte_version.h>
 
 #include "mdgate_dpdk.h"
@@ -24,10 +25,20 @@ static jstring rte_version0(JNIEnv *env, jclass clazz)
     return (*env)->NewStringUTF(env, rte_version());
 }
 
+/* DPDK's text for an errno, including its own codes (E_RTE_SECONDARY, E_RTE_NO_CONFIG). */
+static jstring error_text0(JNIEnv *env, jclass clazz, jint errnum)
+{
+    (void)clazz;
+    return (*env)->NewStringUTF(env, rte_strerror(errnum));
+}
+
 static const JNINativeMethod dpdk_native_methods[] = {
     { "abiVersion0", "()I", (void *)abi_version0 },
     { "rteVersion0", "()Ljava/lang/String;", (void *)rte_version0 },
+    { "errorText0", "(I)Ljava/lang/String;", (void *)error_text0 },
 };
+
+static const struct mdg_natives mdg_base_natives = MDG_NATIVES(dpdk_native_methods);
 
 JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved)
 {
@@ -44,8 +55,12 @@ JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved)
     {
         return JNI_ERR;
     }
-    const jint count = (jint)(sizeof(dpdk_native_methods) / sizeof(dpdk_native_methods[0]));
-    const jint registered = (*env)->RegisterNatives(env, clazz, dpdk_native_methods, count);
+    const struct mdg_natives *tables[] = { &mdg_base_natives, &mdg_eal_natives, &mdg_port_natives };
+    jint registered = JNI_OK;
+    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && registered == JNI_OK; i++)
+    {
+        registered = (*env)->RegisterNatives(env, clazz, tables[i]->methods, tables[i]->count);
+    }
     (*env)->DeleteLocalRef(env, clazz);
 
     return registered == JNI_OK ? JNI_VERSION_1_8 : JNI_ERR;

@@ -10,7 +10,7 @@ package io.mdgate.ingress;
 public final class DpdkNative
 {
     /** The native ABI this class expects; must equal {@code MDGATE_DPDK_ABI_VERSION} in {@code mdgate_dpdk.h}. */
-    public static final int ABI_VERSION = 1;
+    public static final int ABI_VERSION = 2;
 
     /** The library name for {@link System#loadLibrary(String)}: {@code libmdgate-dpdk.so} on Linux. */
     public static final String LIBRARY_NAME = "mdgate-dpdk";
@@ -109,7 +109,55 @@ public final class DpdkNative
         }
     }
 
+    /**
+     * @param errnum an errno value, or one of DPDK's own ({@code E_RTE_SECONDARY}, ...), positive.
+     * @return DPDK's text for it.
+     */
+    public static String errorText(final int errnum)
+    {
+        ensureAvailability();
+        return errorText0(errnum);
+    }
+
     private static native int abiVersion0();
 
     private static native String rteVersion0();
+
+    private static native String errorText0(int errnum);
+
+    // EAL and threads (mdgate_eal.c). Start-up only; every int result is a count, an id or a -errno.
+
+    static native int ealInit0(String[] arguments);
+
+    static native int ealState0();
+
+    static native String lastLog0();
+
+    static native int threadRegister0(int cpu);
+
+    static native void threadUnregister0();
+
+    static native int currentCpu0();
+
+    static native long tscHz0();
+
+    // Ports (mdgate_port.c). A handle is positive; a negative long is a -errno.
+
+    static native long portOpen0(String devargs, String name, int[] settings, int[] lineTable);
+
+    static native int portStart0(long handle, int linkTimeoutMillis);
+
+    static native int portClose0(long handle);
+
+    static native int rxBurst0(long handle, long address, int capacity);
+
+    static native int stats0(long handle, long[] stats);
+
+    static native int sendFrame0(long handle, long address, int length);
+
+    static native String portNames0();
+
+    static native String portDriver0(long handle);
+
+    static native int igmpReport0(long handle, int recordType, long address, int capacity);
 }

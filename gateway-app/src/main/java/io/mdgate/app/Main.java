@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
         "1:The command failed while running.",
         "2:Invalid arguments; the message says what is wrong." },
     footer = "%nRun 'mdgate help COMMAND' for the options of a command.",
-    subcommands = { SimCommand.class, DecodeCommand.class, CommandLine.HelpCommand.class })
+    subcommands = { SimCommand.class, DecodeCommand.class, IngressCommand.class, CommandLine.HelpCommand.class })
 public final class Main implements Callable<Integer>
 {
     @Spec

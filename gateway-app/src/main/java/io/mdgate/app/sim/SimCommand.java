@@ -29,8 +29,8 @@ import java.util.concurrent.TimeUnit;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Exchange simulator: a seeded ITCH 5.0 session in MoldUDP64 packets on two lines (A and B), written to a",
-        "pcap, a Nasdaq daily file or live multicast, with optional faults and a re-request server." })
+        "Simulate an exchange: a seeded ITCH 5.0 session in MoldUDP64 packets on two lines, A and B.",
+        "Writes a pcap, a Nasdaq daily file or live multicast, with optional faults and a re-request server." })
 public final class SimCommand implements Callable<Integer>
 {
     @Spec

@@ -3,13 +3,9 @@ package io.mdgate.core.capture;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * Writes ITCH messages in Nasdaq's daily-file framing ("BinaryFILE"): each message preceded by its length as a
@@ -23,15 +19,10 @@ public final class ItchFileWriter implements AutoCloseable
     public static final int MAX_MESSAGE_LENGTH = 0xFFFF;
     public static final int LENGTH_PREFIX = 2;
 
-    private static final int STAGING_CAPACITY = 1 << 20;
-
-    private final OutputStream out;
-    private final byte[] staging = new byte[STAGING_CAPACITY];
-    private final UnsafeBuffer buffer = new UnsafeBuffer(staging);
-    private int position;
+    private final StagedFileOutput output;
+    private final UnsafeBuffer buffer;
     private long messages;
     private long bytes;
-    private boolean closed;
 
     /**
      * Creates or truncates the file.
@@ -41,15 +32,8 @@ public final class ItchFileWriter implements AutoCloseable
      */
     public ItchFileWriter(final Path file)
     {
-        try
-        {
-            final OutputStream raw = Files.newOutputStream(file);
-            out = file.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(raw, 1 << 16) : raw;
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot create ITCH file " + file, ex);
-        }
+        output = new StagedFileOutput(file, "ITCH file");
+        buffer = output.buffer();
     }
 
     /**
@@ -61,22 +45,15 @@ public final class ItchFileWriter implements AutoCloseable
      */
     public void write(final DirectBuffer message, final int offset, final int length)
     {
-        if (closed)
-        {
-            throw new IllegalStateException("ITCH file writer is closed");
-        }
         if (length < 1 || length > MAX_MESSAGE_LENGTH)
         {
             throw new IllegalArgumentException(
                 "a daily-file message is 1 to " + MAX_MESSAGE_LENGTH + " bytes, got " + length);
         }
-        if (position + LENGTH_PREFIX + length > STAGING_CAPACITY)
-        {
-            drain();
-        }
-        buffer.putShort(position, (short)length, ByteOrder.BIG_ENDIAN);
-        buffer.putBytes(position + LENGTH_PREFIX, message, offset, length);
-        position += LENGTH_PREFIX + length;
+        final int at = output.reserve(LENGTH_PREFIX + length);
+        buffer.putShort(at, (short)length, ByteOrder.BIG_ENDIAN);
+        buffer.putBytes(at + LENGTH_PREFIX, message, offset, length);
+        output.commit(LENGTH_PREFIX + length);
         messages++;
         bytes += LENGTH_PREFIX + length;
     }
@@ -96,51 +73,13 @@ public final class ItchFileWriter implements AutoCloseable
     /** Writes out what is staged; the file is complete up to here. */
     public void flush()
     {
-        drain();
-        try
-        {
-            out.flush();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot flush ITCH file", ex);
-        }
+        output.flush();
     }
 
     /** Writes out what is staged and closes the file. Idempotent. */
     @Override
     public void close()
     {
-        if (closed)
-        {
-            return;
-        }
-        closed = true;
-        try (OutputStream stream = out)
-        {
-            drain();
-            stream.flush();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot close ITCH file", ex);
-        }
-    }
-
-    private void drain()
-    {
-        if (position == 0)
-        {
-            return;
-        }
-        try
-        {
-            out.write(staging, 0, position);
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot write ITCH file", ex);
-        }
-        position = 0;
+        output.close();
     }
 }

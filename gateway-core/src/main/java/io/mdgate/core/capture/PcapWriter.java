@@ -3,13 +3,9 @@ package io.mdgate.core.capture;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * Writes a classic pcap file with nanosecond timestamps and Ethernet link type: UDP datagrams wrapped in
@@ -41,7 +37,6 @@ public final class PcapWriter implements AutoCloseable
     /** Time to live written in IPv4 headers. */
     public static final int TTL = 64;
 
-    private static final int STAGING_CAPACITY = 1 << 20;
     private static final int ETHER_TYPE_IPV4 = 0x0800;
     private static final int PROTOCOL_UDP = 17;
     private static final int ETHERNET_MAX_FRAME = 14 + 65_535;
@@ -49,13 +44,10 @@ public final class PcapWriter implements AutoCloseable
     private static final ByteOrder BE = ByteOrder.BIG_ENDIAN;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
-    private final OutputStream out;
-    private final byte[] staging = new byte[STAGING_CAPACITY];
-    private final UnsafeBuffer buffer = new UnsafeBuffer(staging);
-    private int position;
+    private final StagedFileOutput output;
+    private final UnsafeBuffer buffer;
     private int identification;
     private long packets;
-    private boolean closed;
 
     /**
      * Creates or truncates the file and writes the pcap file header.
@@ -65,23 +57,17 @@ public final class PcapWriter implements AutoCloseable
      */
     public PcapWriter(final Path file)
     {
-        try
-        {
-            final OutputStream raw = Files.newOutputStream(file);
-            out = file.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(raw, 1 << 16) : raw;
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot create pcap file " + file, ex);
-        }
-        buffer.putInt(0, MAGIC_NANOSECONDS, LE);
-        buffer.putShort(4, (short)2, LE);
-        buffer.putShort(6, (short)4, LE);
-        buffer.putInt(8, 0, LE);
-        buffer.putInt(12, 0, LE);
-        buffer.putInt(16, SNAPSHOT_LENGTH, LE);
-        buffer.putInt(20, LINK_TYPE_ETHERNET, LE);
-        position = FILE_HEADER_LENGTH;
+        output = new StagedFileOutput(file, "pcap file");
+        buffer = output.buffer();
+        final int at = output.reserve(FILE_HEADER_LENGTH);
+        buffer.putInt(at, MAGIC_NANOSECONDS, LE);
+        buffer.putShort(at + 4, (short)2, LE);
+        buffer.putShort(at + 6, (short)4, LE);
+        buffer.putInt(at + 8, 0, LE);
+        buffer.putInt(at + 12, 0, LE);
+        buffer.putInt(at + 16, SNAPSHOT_LENGTH, LE);
+        buffer.putInt(at + 20, LINK_TYPE_ETHERNET, LE);
+        output.commit(FILE_HEADER_LENGTH);
     }
 
     /**
@@ -131,7 +117,7 @@ public final class PcapWriter implements AutoCloseable
             checksum = 0xFFFF;
         }
         buffer.putShort(udp + 6, (short)checksum, BE);
-        endRecord(frame + frameLength);
+        endRecord(frameLength);
     }
 
     /**
@@ -151,7 +137,7 @@ public final class PcapWriter implements AutoCloseable
         }
         final int at = beginRecord(timestampNanos, length);
         buffer.putBytes(at, frame, offset, length);
-        endRecord(at + length);
+        endRecord(length);
     }
 
     /** @return records written so far. */
@@ -163,57 +149,30 @@ public final class PcapWriter implements AutoCloseable
     /** Writes out what is staged; the file is complete up to here. */
     public void flush()
     {
-        drain();
-        try
-        {
-            out.flush();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot flush pcap file", ex);
-        }
+        output.flush();
     }
 
     /** Writes out what is staged and closes the file. Idempotent. */
     @Override
     public void close()
     {
-        if (closed)
-        {
-            return;
-        }
-        closed = true;
-        try (OutputStream stream = out)
-        {
-            drain();
-            stream.flush();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot close pcap file", ex);
-        }
+        output.close();
     }
 
+    /** @return where the frame goes, after the record header written here. */
     private int beginRecord(final long timestampNanos, final int frameLength)
     {
-        if (closed)
-        {
-            throw new IllegalStateException("pcap writer is closed");
-        }
-        if (position + RECORD_HEADER_LENGTH + frameLength > STAGING_CAPACITY)
-        {
-            drain();
-        }
-        buffer.putInt(position, (int)(timestampNanos / NANOS_PER_SECOND), LE);
-        buffer.putInt(position + 4, (int)(timestampNanos % NANOS_PER_SECOND), LE);
-        buffer.putInt(position + 8, frameLength, LE);
-        buffer.putInt(position + 12, frameLength, LE);
-        return position + RECORD_HEADER_LENGTH;
+        final int at = output.reserve(RECORD_HEADER_LENGTH + frameLength);
+        buffer.putInt(at, (int)(timestampNanos / NANOS_PER_SECOND), LE);
+        buffer.putInt(at + 4, (int)(timestampNanos % NANOS_PER_SECOND), LE);
+        buffer.putInt(at + 8, frameLength, LE);
+        buffer.putInt(at + 12, frameLength, LE);
+        return at + RECORD_HEADER_LENGTH;
     }
 
-    private void endRecord(final int end)
+    private void endRecord(final int frameLength)
     {
-        position = end;
+        output.commit(RECORD_HEADER_LENGTH + frameLength);
         packets++;
     }
 
@@ -277,22 +236,5 @@ public final class PcapWriter implements AutoCloseable
             sum = (sum & 0xFFFF) + (sum >>> 16);
         }
         return (int)(~sum & 0xFFFF);
-    }
-
-    private void drain()
-    {
-        if (position == 0)
-        {
-            return;
-        }
-        try
-        {
-            out.write(staging, 0, position);
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot write pcap file", ex);
-        }
-        position = 0;
     }
 }

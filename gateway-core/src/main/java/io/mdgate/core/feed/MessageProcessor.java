@@ -15,9 +15,13 @@ import org.agrona.DirectBuffer;
  * When given the packet decoder that dispatches to it ({@link #packetDecoder(MoldUdp64PacketDecoder)}), the
  * processor flags the last tick of each packet's last message {@code lastInPacket}.
  * <p>
+ * Behind a {@link FeedSession} the processor is all three of its outputs: the message handler, the
+ * {@link GapHandler} (a lost range becomes a GAP tick) and the {@link PacketContextHandler} (each packet's line and
+ * receive time go into its ticks' flags and receive timestamp).
+ * <p>
  * Allocation-free. Threading: not thread-safe; runs on the thread that decodes the packets.
  */
-public final class MessageProcessor implements MoldUdp64MessageHandler
+public final class MessageProcessor implements MoldUdp64MessageHandler, GapHandler, PacketContextHandler
 {
     private final ItchMessageDecoder decoder;
     private final Normalizer normalizer;
@@ -80,6 +84,28 @@ public final class MessageProcessor implements MoldUdp64MessageHandler
     {
         normalizer.sessionId(sessionId);
         return this;
+    }
+
+    /**
+     * Sets the context of the packet whose messages come next from where a {@link FeedSession} got it.
+     *
+     * @param line                  {@link FeedLines#B} sets {@code lineB}, {@link FeedLines#RECOVERY} sets
+     *                              {@code recovered}.
+     * @param receiveTimestampNanos the packet's receive time, ns since the epoch.
+     */
+    @Override
+    public void onPacketContext(final int line, final long receiveTimestampNanos)
+    {
+        normalizer.lineB(line == FeedLines.B)
+            .recovered(line == FeedLines.RECOVERY)
+            .receiveTimestamp(receiveTimestampNanos);
+    }
+
+    /** Publishes a GAP tick for messages the session gave up on (see {@link Normalizer#onGap(long, long)}). */
+    @Override
+    public void onGapDeclared(final long firstSequence, final long count)
+    {
+        normalizer.onGap(firstSequence, count);
     }
 
     @Override

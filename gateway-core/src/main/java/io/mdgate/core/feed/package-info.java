@@ -1,7 +1,11 @@
 /**
- * The MoldUDP64 feed as a session: A/B line arbitration with duplicate removal, a bounded reorder window and gap
- * detection ({@link io.mdgate.core.feed.LineArbiter}), delivering each sequence once and in order to the stages
- * that decode it.
+ * The MoldUDP64 feed as a session. Live: {@link io.mdgate.core.feed.FeedSession} merges lines A and B (and the
+ * re-request answers, line {@link io.mdgate.core.feed.FeedLines#RECOVERY}) into one stream in which every sequence
+ * leaves once and in order, holds packets after gaps, recovers gaps through a
+ * {@link io.mdgate.core.feed.RetransmitRequester} and passes those it cannot recover on as declared gaps. Offline:
+ * {@link io.mdgate.core.feed.LineArbiter} arbitrates captured lines by packet count. Both deliver to the stages that
+ * decode (a {@link io.mdgate.core.feed.MessageProcessor}). Ingresses hand packets over through
+ * {@link io.mdgate.core.feed.PacketHandler}.
  * <p>
  * Allocation-free in steady state; every class is confined to the one thread that feeds it.
  */

@@ -64,6 +64,8 @@ public final class Normalizer implements ItchMessageHandler
     private long messageCount;
     private long topOfBookCount;
     private long locateMismatchCount;
+    private long gapCount;
+    private long gapMessageCount;
 
     /**
      * @param books                the books to keep; their capacities bound the instruments with top-of-book ticks.
@@ -154,6 +156,40 @@ public final class Normalizer implements ItchMessageHandler
     public long nextGatewaySequence()
     {
         return batch.nextGatewaySequence();
+    }
+
+    /**
+     * Publishes a {@link EventType#GAP} tick: messages {@code first .. first + count - 1} of the session are lost
+     * for good and will never be normalized, so consumers do not mistake the hole for continuity. The tick carries
+     * the first lost sequence as its exchange sequence and the count in {@code matchOrNewReference}; its exchange
+     * timestamp is that of the message before the gap (0 when there was none), its receive timestamp, session and
+     * line flags are the current context. The books are left as they are. Clears the {@code lastInPacket} context:
+     * a gap tick is never the last of a packet.
+     *
+     * @param first sequence of the first lost message.
+     * @param count of lost messages, at least 1.
+     */
+    public void onGap(final long first, final long count)
+    {
+        gapCount++;
+        gapMessageCount += count;
+        batch.exchangeSequence(first);
+        batch.lastInPacket(false);
+        batch.begin(batch.exchangeTimestamp());
+        batch.add(EventType.GAP, 0).matchOrNewReference(count);
+        batch.publish(false, handler);
+    }
+
+    /** @return gap ticks published. */
+    public long gapCount()
+    {
+        return gapCount;
+    }
+
+    /** @return messages the published gap ticks declared lost. */
+    public long gapMessageCount()
+    {
+        return gapMessageCount;
     }
 
     /** @return messages normalized. */

@@ -103,6 +103,12 @@ final class TickBatch
         return published;
     }
 
+    /** @return the exchange timestamp of the message staged last, 0 before the first. */
+    long exchangeTimestamp()
+    {
+        return exchangeTimestamp;
+    }
+
     /** Starts the ticks of a new message, dropping any that were staged and not published. */
     void begin(final long exchangeTimestampNanos)
     {

@@ -1,0 +1,1145 @@
+package io.mdgate.core.feed;
+
+import io.mdgate.core.mold.MoldUdp64Descriptor;
+import io.mdgate.core.mold.MoldUdp64MessageHandler;
+import io.mdgate.core.mold.MoldUdp64PacketDecoder;
+import io.mdgate.core.mold.MoldUdp64Session;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * One live MoldUDP64 session over two lines, A and B, with gap recovery: every message leaves exactly once, in
+ * sequence order, to the {@link MoldUdp64MessageHandler}; messages that cannot be recovered leave as one
+ * {@link GapHandler#onGapDeclared} call in their place. docs/FEED.md describes the policy; in short:
+ * <ul>
+ *   <li>The first copy of a sequence wins, from whichever line; later copies are counted as duplicates.</li>
+ *   <li>A packet past a missing sequence opens a gap and is held (copied into a bounded {@link PacketHold}). The
+ *   gap waits {@code gapWaitNanos} for the other line, then is asked of the re-request server in rounds of
+ *   requests of at most {@code maxRequestCount} messages, paced by a token bucket; a round that brings nothing is
+ *   repeated every {@code retryIntervalNanos}, at most {@code maxRetries} more times. Answers arrive as packets on
+ *   {@link FeedLines#RECOVERY}. Held packets leave, in order, as soon as the gap before them fills.</li>
+ *   <li>A gap is declared lost when its retries are exhausted, when its wait expires and there is no re-request
+ *   server, when the hold (or its index) is full and room is needed, or when the session changes; it is counted,
+ *   passed to the {@link GapHandler} in stream order and reported once to the {@link FeedSessionListener}.</li>
+ *   <li>Heartbeats and the end-of-session marker carry the next sequence, so they reveal holes at the tail too.
+ *   A line silent for {@code staleLineNanos} is reported stale once per silent period.</li>
+ *   <li>End of session: once everything before the marker has left, the session is over (flag and callback) and
+ *   later packets of it are counted and dropped. A packet with a new session id on line A or B starts a new
+ *   session: gaps still open in the old one are declared, what it held is delivered, and the new session expects
+ *   sequence 1 (its first); packets of the previous session are counted and dropped from then on.</li>
+ *   <li>Malformed packets (as {@link MoldUdp64PacketDecoder} finds them, plus sequence 0, which MoldUDP64 never
+ *   assigns) are counted per line and dropped, never thrown.</li>
+ * </ul>
+ * Time is the session's own: {@link #doWork(long)} sets it and runs the timers; packets are timed by the latest
+ * {@code doWork}, so call it every duty cycle and once before the first packet. Receive timestamps given with
+ * packets are only passed on (see {@link PacketContextHandler}).
+ * <p>
+ * Allocation-free after construction. Threading: not thread-safe; the ingress poll, {@link #doWork(long)}, the
+ * re-request answers and every callback run on one thread.
+ */
+public final class FeedSession implements PacketHandler
+{
+    /** The gap's wait for the other line expired and no re-request server is configured. */
+    public static final int LOST_NO_RECOVERY = 1;
+    /** Every round of re-requests for the gap went unanswered. */
+    public static final int LOST_RETRIES_EXHAUSTED = 2;
+    /** The hold had no room for a packet after the gap. */
+    public static final int LOST_HOLD_FULL = 3;
+    /** A new session started while the gap was open. */
+    public static final int LOST_SESSION_CHANGED = 4;
+
+    /** Highest sequence accepted in a header: leaves room for a packet's count without overflow. */
+    static final long MAX_SEQUENCE = Long.MAX_VALUE - 0x1_0000L;
+
+    private static final ByteOrder BE = ByteOrder.BIG_ENDIAN;
+    private static final int HEADER_LENGTH = MoldUdp64Descriptor.HEADER_LENGTH;
+    private static final int SESSION_LENGTH = MoldUdp64Descriptor.SESSION_LENGTH;
+    private static final int END_OF_SESSION_COUNT = MoldUdp64Descriptor.END_OF_SESSION_COUNT;
+    private static final MoldUdp64MessageHandler VALIDATE_ONLY = (buffer, offset, length, sequence) -> {};
+
+    private final MoldUdp64MessageHandler messageHandler;
+    private final GapHandler gapHandler;
+    private final PacketContextHandler packetContextHandler;
+    private final FeedSessionListener listener;
+    private final RetransmitRequester requester;
+    private final long firstSequence;
+    private final long gapWaitNanos;
+    private final long retryIntervalNanos;
+    private final long staleLineNanos;
+    private final int maxRetries;
+    private final int maxRequestCount;
+
+    private final MoldUdp64PacketDecoder decoder = new MoldUdp64PacketDecoder();
+    private final MoldUdp64MessageHandler deliverer = this::onSessionMessage;
+    private final FeedCounters counters = new FeedCounters();
+    private final PacketHold hold;
+    private final GapTable gaps;
+    private final TokenBucket requestTokens;
+
+    private final byte[] session = new byte[SESSION_LENGTH];
+    private final UnsafeBuffer sessionView = new UnsafeBuffer(session);
+    private final byte[] previousSession = new byte[SESSION_LENGTH];
+    private final UnsafeBuffer previousSessionView = new UnsafeBuffer(previousSession);
+    private int sessionNumber;
+    private boolean hasPreviousSession;
+    private long expected;
+    private long highestKnown;
+    private boolean endSeen;
+    private long endSequence;
+    private boolean ended;
+
+    private long nowNanos;
+    private boolean clockStarted;
+    private final long[] lastHeard = new long[2];
+    private final boolean[] stale = new boolean[2];
+    private boolean tokensLeft;
+    private int deliveringLine;
+
+    /**
+     * @param context the settings; {@link Context#conclude()} is called here.
+     * @throws IllegalArgumentException when a setting is out of range, naming it and its allowed range.
+     */
+    public FeedSession(final Context context)
+    {
+        context.conclude();
+        this.messageHandler = context.messageHandler();
+        this.gapHandler = context.gapHandler();
+        this.packetContextHandler = context.packetContextHandler();
+        this.listener = context.listener();
+        this.requester = context.requester();
+        this.firstSequence = context.firstSequence();
+        this.gapWaitNanos = context.gapWaitNanos();
+        this.retryIntervalNanos = context.retryIntervalNanos();
+        this.staleLineNanos = context.staleLineNanos();
+        this.maxRetries = context.maxRetries();
+        this.maxRequestCount = context.maxRequestCount();
+        this.hold = new PacketHold(context.holdBytes(), context.holdPackets());
+        this.gaps = new GapTable(context.holdPackets() + 2, counters);
+        this.requestTokens = new TokenBucket(context.requestsPerSecond(), context.requestBurst());
+    }
+
+    @Override
+    public void onPacket(
+        final int line, final DirectBuffer buffer, final int offset, final int length, final long receiveTimestampNanos)
+    {
+        if (line < FeedLines.A || line > FeedLines.RECOVERY)
+        {
+            counters.unknownLinePackets++;
+            return;
+        }
+        counters.packets[line]++;
+        heard(line);
+        if (length < HEADER_LENGTH || offset < 0 || length > buffer.capacity() - offset)
+        {
+            decoder.decode(buffer, offset, length, VALIDATE_ONLY);
+            counters.malformed[line]++;
+            return;
+        }
+        final long sequence = buffer.getLong(offset + MoldUdp64Descriptor.SEQUENCE_NUMBER_OFFSET, BE);
+        final int count = buffer.getShort(offset + MoldUdp64Descriptor.MESSAGE_COUNT_OFFSET, BE) & 0xFFFF;
+        if (sequence < 1 || sequence > MAX_SEQUENCE)
+        {
+            counters.malformed[line]++;
+            return;
+        }
+        if ((sessionNumber == 0 || !sameSession(sessionView, buffer, offset)) &&
+            !startSession(line, buffer, offset, length, sequence))
+        {
+            return;
+        }
+        if (ended)
+        {
+            counters.packetsAfterEndOfSession++;
+            return;
+        }
+        if (count == 0 || count == END_OF_SESSION_COUNT)
+        {
+            onControl(line, buffer, offset, length, sequence, count);
+        }
+        else
+        {
+            onData(line, buffer, offset, length, receiveTimestampNanos, sequence, count);
+        }
+        checkEnd();
+    }
+
+    /**
+     * The duty cycle: takes the re-request answers waiting, reports lines gone stale, and moves each gap's recovery
+     * on (requests due, rounds repeated, gaps given up).
+     *
+     * @param nowNanos the session's clock, never going back; also the time the following packets are given.
+     * @return the work done: answers taken, requests sent, lines reported, gaps given up.
+     */
+    public int doWork(final long nowNanos)
+    {
+        this.nowNanos = nowNanos;
+        if (!clockStarted)
+        {
+            clockStarted = true;
+            lastHeard[FeedLines.A] = nowNanos;
+            lastHeard[FeedLines.B] = nowNanos;
+        }
+        int work = 0;
+        if (null != requester)
+        {
+            work += requester.poll(this);
+        }
+        work += checkLines();
+        if (!gaps.isEmpty())
+        {
+            work += serviceGaps();
+        }
+        return work;
+    }
+
+    private void onControl(
+        final int line,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long sequence,
+        final int count)
+    {
+        if (length != HEADER_LENGTH)
+        {
+            decoder.decode(buffer, offset, length, VALIDATE_ONLY);
+            counters.malformed[line]++;
+            return;
+        }
+        if (count == END_OF_SESSION_COUNT)
+        {
+            if (!endSeen)
+            {
+                endSeen = true;
+                endSequence = sequence;
+            }
+        }
+        else
+        {
+            counters.heartbeats[line]++;
+        }
+        if (sequence > highestKnown)
+        {
+            while (gaps.isFull())
+            {
+                declareFront(LOST_HOLD_FULL);
+            }
+            gaps.open(highestKnown, sequence, line, nowNanos + gapWaitNanos);
+            highestKnown = sequence;
+        }
+    }
+
+    private void onData(
+        final int line,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long timestamp,
+        final long sequence,
+        final int count)
+    {
+        final long end = sequence + count;
+        if (end <= expected)
+        {
+            duplicatePacket(line, buffer, offset, length, count);
+            return;
+        }
+        if (sequence <= expected)
+        {
+            deliverLive(line, buffer, offset, length, timestamp, end);
+            return;
+        }
+        if (decoder.decode(buffer, offset, length, VALIDATE_ONLY) < 0)
+        {
+            counters.malformed[line]++;
+            return;
+        }
+        while (!hold.canHold(length) || gaps.isFull())
+        {
+            if (!declareFront(LOST_HOLD_FULL))
+            {
+                counters.malformed[line]++;
+                return;
+            }
+            if (end <= expected)
+            {
+                counters.duplicates[line] += count;
+                return;
+            }
+            if (sequence <= expected)
+            {
+                deliverLive(line, buffer, offset, length, timestamp, end);
+                return;
+            }
+        }
+        holdAhead(line, buffer, offset, length, timestamp, sequence, count, end);
+    }
+
+    private void holdAhead(
+        final int line,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long timestamp,
+        final long sequence,
+        final int count,
+        final long end)
+    {
+        boolean fillsSomething;
+        if (sequence >= highestKnown)
+        {
+            if (sequence > highestKnown)
+            {
+                gaps.open(highestKnown, sequence, line, nowNanos + gapWaitNanos);
+            }
+            fillsSomething = true;
+        }
+        else
+        {
+            fillsSomething = gaps.fill(sequence, end, line, maxRequestCount);
+        }
+        if (end > highestKnown)
+        {
+            highestKnown = end;
+            fillsSomething = true;
+        }
+        if (!fillsSomething)
+        {
+            counters.duplicates[line] += count;
+            return;
+        }
+        hold.add(buffer, offset, length, sequence, count, line, timestamp);
+    }
+
+    private void duplicatePacket(
+        final int line, final DirectBuffer buffer, final int offset, final int length, final int count)
+    {
+        if (decoder.decode(buffer, offset, length, VALIDATE_ONLY) < 0)
+        {
+            counters.malformed[line]++;
+        }
+        else
+        {
+            counters.duplicates[line] += count;
+        }
+    }
+
+    /** Delivers a packet that starts at or before the next expected sequence straight from the caller's buffer. */
+    private void deliverLive(
+        final int line,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long timestamp,
+        final long end)
+    {
+        final long from = expected;
+        deliveringLine = line;
+        if (null != packetContextHandler)
+        {
+            packetContextHandler.onPacketContext(line, timestamp);
+        }
+        if (decoder.decode(buffer, offset, length, deliverer) < 0)
+        {
+            counters.malformed[line]++;
+            return;
+        }
+        if (end > highestKnown)
+        {
+            highestKnown = end;
+        }
+        if (!gaps.isEmpty())
+        {
+            gaps.fill(from, end, line, maxRequestCount);
+        }
+        if (!hold.isEmpty() || !gaps.isEmpty())
+        {
+            drain();
+        }
+    }
+
+    /**
+     * Releases held packets and declares lost gaps for as long as the next one in sequence is either: the stream
+     * moves on until it reaches a gap still in recovery, or the end of what is known.
+     */
+    private void drain()
+    {
+        while (true)
+        {
+            final int entry = hold.lowestEntry();
+            if (entry >= 0 && hold.sequence(entry) <= expected)
+            {
+                releaseHeld(entry);
+                hold.removeLowest();
+                continue;
+            }
+            if (!gaps.isEmpty() && gaps.state(gaps.first()) == GapTable.LOST && gaps.from(gaps.first()) <= expected)
+            {
+                emitLost(gaps.first());
+                continue;
+            }
+            return;
+        }
+    }
+
+    private void releaseHeld(final int entry)
+    {
+        final int line = hold.line(entry);
+        final int count = hold.count(entry);
+        if (hold.sequence(entry) + count <= expected)
+        {
+            counters.duplicates[line] += count;
+            return;
+        }
+        deliveringLine = line;
+        if (null != packetContextHandler)
+        {
+            packetContextHandler.onPacketContext(line, hold.timestamp(entry));
+        }
+        decoder.decode(hold.buffer(), hold.offset(entry), hold.length(entry), deliverer);
+    }
+
+    private void emitLost(final int i)
+    {
+        final long first = Math.max(gaps.from(i), expected);
+        final long count = gaps.to(i) - first;
+        final int reason = gaps.reason(i);
+        final int opener = gaps.openedBy(i);
+        gaps.removeFirst();
+        if (count <= 0)
+        {
+            return;
+        }
+        expected = first + count;
+        counters.gapsDeclaredLost[opener]++;
+        counters.gapsLostByReason[reason]++;
+        counters.messagesLost += count;
+        gapHandler.onGapDeclared(first, count);
+        listener.onGapDeclared(first, count, reason);
+    }
+
+    /** @return false when there is no gap to declare. */
+    private boolean declareFront(final int reason)
+    {
+        if (gaps.isEmpty())
+        {
+            return false;
+        }
+        gaps.markLost(gaps.first(), reason);
+        drain();
+        return true;
+    }
+
+    private void onSessionMessage(final DirectBuffer buffer, final int offset, final int length, final long sequence)
+    {
+        if (sequence < expected)
+        {
+            counters.duplicates[deliveringLine]++;
+            return;
+        }
+        expected = sequence + 1;
+        counters.messages[deliveringLine]++;
+        messageHandler.onMessage(buffer, offset, length, sequence);
+    }
+
+    /**
+     * A packet whose session id is not the current one: the first session, a new one, or a packet to drop.
+     *
+     * @return true when the packet belongs to the (possibly new) current session.
+     */
+    private boolean startSession(
+        final int line, final DirectBuffer buffer, final int offset, final int length, final long sequence)
+    {
+        if ((hasPreviousSession && sameSession(previousSessionView, buffer, offset)) || line == FeedLines.RECOVERY)
+        {
+            counters.otherSessionPackets++;
+            return false;
+        }
+        if (decoder.decode(buffer, offset, length, VALIDATE_ONLY) < 0 || !isPrintable(buffer, offset))
+        {
+            counters.malformed[line]++;
+            return false;
+        }
+        final boolean first = sessionNumber == 0;
+        if (!first)
+        {
+            endOldSession();
+        }
+        buffer.getBytes(offset, session);
+        sessionNumber++;
+        expected = first ? (firstSequence > 0 ? firstSequence : sequence) : 1;
+        highestKnown = expected;
+        endSeen = false;
+        endSequence = 0;
+        ended = false;
+        listener.onSessionStarted(sessionNumber, sessionView, 0, expected);
+        return true;
+    }
+
+    /** Declares every gap still open, delivers what was held, and remembers the session so its stragglers drop. */
+    private void endOldSession()
+    {
+        for (int i = gaps.first(); i < gaps.limit(); i++)
+        {
+            gaps.markLost(i, LOST_SESSION_CHANGED);
+        }
+        drain();
+        hold.clear();
+        counters.sessionChanges++;
+        System.arraycopy(session, 0, previousSession, 0, SESSION_LENGTH);
+        hasPreviousSession = true;
+    }
+
+    private void checkEnd()
+    {
+        if (endSeen && !ended && expected >= endSequence)
+        {
+            ended = true;
+            listener.onEndOfSession(endSequence);
+        }
+    }
+
+    private void heard(final int line)
+    {
+        if (line <= FeedLines.B)
+        {
+            lastHeard[line] = nowNanos;
+            if (stale[line])
+            {
+                stale[line] = false;
+                listener.onLineActive(line);
+            }
+        }
+    }
+
+    private int checkLines()
+    {
+        if (ended)
+        {
+            return 0;
+        }
+        int work = 0;
+        for (int line = FeedLines.A; line <= FeedLines.B; line++)
+        {
+            if (!stale[line] && nowNanos - lastHeard[line] >= staleLineNanos)
+            {
+                stale[line] = true;
+                counters.stalePeriods[line]++;
+                listener.onLineStale(line);
+                work++;
+            }
+        }
+        return work;
+    }
+
+    private int serviceGaps()
+    {
+        int work = 0;
+        tokensLeft = true;
+        for (int i = gaps.first(); i < gaps.limit(); i++)
+        {
+            final byte state = gaps.state(i);
+            if (state == GapTable.LOST)
+            {
+                continue;
+            }
+            if (state == GapTable.WAITING)
+            {
+                if (nowNanos - gaps.deadline(i) < 0)
+                {
+                    continue;
+                }
+                if (null == requester)
+                {
+                    gaps.markLost(i, LOST_NO_RECOVERY);
+                    work++;
+                    continue;
+                }
+                gaps.startRound(i, 1);
+            }
+            else if (gaps.requestedTo(i) >= gaps.to(i) && gaps.followUpTo(i) == 0)
+            {
+                if (nowNanos - gaps.deadline(i) < 0)
+                {
+                    continue;
+                }
+                if (gaps.attempts(i) > maxRetries)
+                {
+                    gaps.markLost(i, LOST_RETRIES_EXHAUSTED);
+                    work++;
+                    continue;
+                }
+                gaps.startRound(i, gaps.attempts(i) + 1);
+            }
+            if (tokensLeft)
+            {
+                work += sendRequests(i);
+            }
+        }
+        drain();
+        checkEnd();
+        return work;
+    }
+
+    /** Sends what gap i is due: a follow-up for a short answer, then the rest of its round, while tokens last. */
+    private int sendRequests(final int i)
+    {
+        int sent = 0;
+        final long followUp = gaps.followUpTo(i);
+        if (followUp != 0)
+        {
+            if (followUp > gaps.from(i))
+            {
+                if (!takeToken())
+                {
+                    return sent;
+                }
+                send(gaps.from(i), (int)(followUp - gaps.from(i)));
+                sent++;
+                gaps.deadline(i, nowNanos + retryIntervalNanos);
+            }
+            gaps.clearFollowUp(i);
+        }
+        while (gaps.requestedTo(i) < gaps.to(i))
+        {
+            if (!takeToken())
+            {
+                return sent;
+            }
+            final long first = gaps.requestedTo(i);
+            final int count = (int)Math.min(gaps.to(i) - first, maxRequestCount);
+            send(first, count);
+            sent++;
+            gaps.requestedTo(i, first + count);
+            gaps.deadline(i, nowNanos + retryIntervalNanos);
+        }
+        return sent;
+    }
+
+    private boolean takeToken()
+    {
+        if (requestTokens.tryAcquire(nowNanos))
+        {
+            return true;
+        }
+        counters.requestsDeferred++;
+        tokensLeft = false;
+        return false;
+    }
+
+    private void send(final long first, final int count)
+    {
+        if (requester.request(session, first, count))
+        {
+            counters.requestsSent++;
+        }
+        else
+        {
+            counters.requestFailures++;
+        }
+    }
+
+    private static boolean sameSession(final DirectBuffer known, final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getLong(offset) == known.getLong(0) && buffer.getShort(offset + 8) == known.getShort(8);
+    }
+
+    /** Session ids are printable ASCII; anything else is a damaged packet, not a new session. */
+    private static boolean isPrintable(final DirectBuffer buffer, final int offset)
+    {
+        for (int i = 0; i < SESSION_LENGTH; i++)
+        {
+            final byte b = buffer.getByte(offset + i);
+            if (b < 0x20 || b > 0x7E)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return packets received on the line, of any kind. */
+    public long packets(final int line)
+    {
+        return counters.packets[line];
+    }
+
+    /** @return messages delivered from the line's packets (the line's copy was the first). */
+    public long messages(final int line)
+    {
+        return counters.messages[line];
+    }
+
+    /** @return messages received on the line that had already been received or delivered. */
+    public long duplicates(final int line)
+    {
+        return counters.duplicates[line];
+    }
+
+    /** @return heartbeats received on the line. */
+    public long heartbeats(final int line)
+    {
+        return counters.heartbeats[line];
+    }
+
+    /** @return gaps this line revealed (a packet or heartbeat of it was ahead of sequences nobody had seen). */
+    public long gapsOpened(final int line)
+    {
+        return counters.gapsOpened[line];
+    }
+
+    /** @return gaps this line revealed that the other line filled. */
+    public long gapsFilledByOtherLine(final int line)
+    {
+        return counters.gapsFilledByOtherLine[line];
+    }
+
+    /** @return gaps this line revealed that its own late (reordered) packets filled. */
+    public long gapsFilledBySameLine(final int line)
+    {
+        return counters.gapsFilledBySameLine[line];
+    }
+
+    /** @return gaps this line revealed that re-request answers filled. */
+    public long gapsFilledByRerequest(final int line)
+    {
+        return counters.gapsFilledByRerequest[line];
+    }
+
+    /** @return gaps this line revealed that were declared lost. */
+    public long gapsDeclaredLost(final int line)
+    {
+        return counters.gapsDeclaredLost[line];
+    }
+
+    /** @return packets of the line dropped as malformed. */
+    public long malformed(final int line)
+    {
+        return counters.malformed[line];
+    }
+
+    /** @return times the line was reported stale. */
+    public long stalePeriods(final int line)
+    {
+        return counters.stalePeriods[line];
+    }
+
+    /**
+     * @param reason one of the {@code LOST_*} constants.
+     * @return gaps declared lost for that reason.
+     */
+    public long gapsLost(final int reason)
+    {
+        return counters.gapsLostByReason[reason];
+    }
+
+    /** @return messages declared lost, over all gaps. */
+    public long messagesLost()
+    {
+        return counters.messagesLost;
+    }
+
+    /** @return messages delivered, from all lines. */
+    public long messagesDelivered()
+    {
+        return counters.messages[FeedLines.A] + counters.messages[FeedLines.B] + counters.messages[FeedLines.RECOVERY];
+    }
+
+    /** @return packets of the previous session, or re-request answers of another session, dropped. */
+    public long otherSessionPackets()
+    {
+        return counters.otherSessionPackets;
+    }
+
+    /** @return packets of the current session dropped because it had ended. */
+    public long packetsAfterEndOfSession()
+    {
+        return counters.packetsAfterEndOfSession;
+    }
+
+    /** @return packets given with a line index outside {@link FeedLines}. */
+    public long unknownLinePackets()
+    {
+        return counters.unknownLinePackets;
+    }
+
+    /** @return times a new session id replaced the current one. */
+    public long sessionChanges()
+    {
+        return counters.sessionChanges;
+    }
+
+    /** @return re-requests handed to the requester. */
+    public long requestsSent()
+    {
+        return counters.requestsSent;
+    }
+
+    /** @return re-requests the requester could not send. */
+    public long requestFailures()
+    {
+        return counters.requestFailures;
+    }
+
+    /** @return times a due re-request had to wait for the rate limit. */
+    public long requestsDeferred()
+    {
+        return counters.requestsDeferred;
+    }
+
+    /** @return the next sequence to deliver; 0 before the first packet. */
+    public long nextSequence()
+    {
+        return expected;
+    }
+
+    /** @return one past the highest sequence any line has shown, as far as the session knows. */
+    public long knownSequence()
+    {
+        return highestKnown;
+    }
+
+    /** @return packets held after a gap. */
+    public int heldPackets()
+    {
+        return hold.size();
+    }
+
+    /** @return gaps open (in recovery or declared and about to be passed on). */
+    public int openGaps()
+    {
+        return gaps.size();
+    }
+
+    /** @return sequences currently missing, over all open gaps. */
+    public long missingMessages()
+    {
+        long missing = 0;
+        for (int i = gaps.first(); i < gaps.limit(); i++)
+        {
+            missing += gaps.to(i) - gaps.from(i);
+        }
+        return missing;
+    }
+
+    /** @return true once everything before the end-of-session marker has left. */
+    public boolean isEndOfSession()
+    {
+        return ended;
+    }
+
+    /** @return true while the line is reported stale. */
+    public boolean isLineStale(final int line)
+    {
+        return stale[line];
+    }
+
+    /** @return 0 before the first packet, 1 for the first session, one more for each change. */
+    public int sessionNumber()
+    {
+        return sessionNumber;
+    }
+
+    /** @return the current session id as text; allocates, for reports. */
+    public String sessionString()
+    {
+        return MoldUdp64Session.text(session);
+    }
+
+    /** @return the line of the packet whose messages are being delivered; meaningful inside a callback. */
+    public int deliveringLine()
+    {
+        return deliveringLine;
+    }
+
+    /**
+     * @return the decoder that dispatches delivered messages; give it to
+     * {@link MessageProcessor#packetDecoder(MoldUdp64PacketDecoder)} to flag each packet's last tick.
+     */
+    public MoldUdp64PacketDecoder decoder()
+    {
+        return decoder;
+    }
+
+    /**
+     * The settings of a {@link FeedSession}, with defaults; {@link #conclude()} checks them all at once.
+     * Not thread-safe: fill in on one thread before the session is built.
+     */
+    public static final class Context
+    {
+        public static final long DEFAULT_GAP_WAIT_NANOS = 200_000L;
+        public static final long DEFAULT_RETRY_INTERVAL_NANOS = 2_000_000L;
+        public static final int DEFAULT_MAX_RETRIES = 5;
+        public static final int DEFAULT_MAX_REQUEST_COUNT = 128;
+        public static final long DEFAULT_REQUESTS_PER_SECOND = 2_000L;
+        public static final int DEFAULT_REQUEST_BURST = 64;
+        public static final int DEFAULT_HOLD_BYTES = 8 << 20;
+        public static final int DEFAULT_HOLD_PACKETS = 8_192;
+        public static final long DEFAULT_STALE_LINE_NANOS = 2_000_000_000L;
+
+        /** The largest UDP payload must fit the hold. */
+        public static final int MIN_HOLD_BYTES = 65_536;
+        public static final int MAX_HOLD_BYTES = 1 << 30;
+        public static final int MAX_HOLD_PACKETS = 1 << 20;
+        /** A re-request's count is a u16. */
+        public static final int MAX_REQUEST_COUNT = 0xFFFF;
+
+        private static final long SECOND = 1_000_000_000L;
+
+        private MoldUdp64MessageHandler messageHandler;
+        private GapHandler gapHandler;
+        private PacketContextHandler packetContextHandler;
+        private FeedSessionListener listener = FeedSessionListener.NO_OP;
+        private RetransmitRequester requester;
+        private long firstSequence;
+        private long gapWaitNanos = DEFAULT_GAP_WAIT_NANOS;
+        private long retryIntervalNanos = DEFAULT_RETRY_INTERVAL_NANOS;
+        private int maxRetries = DEFAULT_MAX_RETRIES;
+        private int maxRequestCount = DEFAULT_MAX_REQUEST_COUNT;
+        private long requestsPerSecond = DEFAULT_REQUESTS_PER_SECOND;
+        private int requestBurst = DEFAULT_REQUEST_BURST;
+        private int holdBytes = DEFAULT_HOLD_BYTES;
+        private int holdPackets = DEFAULT_HOLD_PACKETS;
+        private long staleLineNanos = DEFAULT_STALE_LINE_NANOS;
+
+        /**
+         * Checks every setting.
+         *
+         * @return this.
+         * @throws IllegalArgumentException naming every setting that is wrong, with what it was and what is allowed.
+         */
+        public Context conclude()
+        {
+            final StringBuilder problems = new StringBuilder();
+            require(problems, null != messageHandler,
+                "messageHandler is required: the handler that receives the session's messages in order, " +
+                "e.g. a MessageProcessor");
+            require(problems, null != gapHandler,
+                "gapHandler is required: the handler told of lost messages in their place, e.g. a MessageProcessor " +
+                "(which publishes a GAP tick)");
+            require(problems, null != listener, "listener must not be null; use FeedSessionListener.NO_OP for none");
+            require(problems, firstSequence >= 0 && firstSequence <= MAX_SEQUENCE,
+                "firstSequence must be 0 (start at the first packet seen) or a MoldUDP64 sequence from 1, was " +
+                firstSequence);
+            require(problems, gapWaitNanos >= 0 && gapWaitNanos <= 10 * SECOND,
+                "gapWaitNanos must be 0 (ask at once) to 10 s (10000000000), was " + gapWaitNanos);
+            require(problems, retryIntervalNanos >= 1_000 && retryIntervalNanos <= 60 * SECOND,
+                "retryIntervalNanos must be 1 us (1000) to 60 s, longer than a round trip to the re-request server, " +
+                "was " + retryIntervalNanos);
+            require(problems, maxRetries >= 0 && maxRetries <= 1_000,
+                "maxRetries must be 0 (one round of requests only) to 1000, was " + maxRetries);
+            require(problems, maxRequestCount >= 1 && maxRequestCount <= MAX_REQUEST_COUNT,
+                "maxRequestCount must be 1 to 65535 (a re-request's count is a u16), was " + maxRequestCount);
+            require(problems, requestsPerSecond >= 1 && requestsPerSecond <= 1_000_000,
+                "requestsPerSecond must be 1 to 1000000, was " + requestsPerSecond);
+            require(problems, requestBurst >= 1 && requestBurst <= 1_000_000,
+                "requestBurst must be 1 to 1000000 requests, was " + requestBurst);
+            require(problems, holdBytes >= MIN_HOLD_BYTES && holdBytes <= MAX_HOLD_BYTES,
+                "holdBytes must be " + MIN_HOLD_BYTES + " (one largest UDP payload) to " + MAX_HOLD_BYTES +
+                ", was " + holdBytes);
+            require(problems, holdPackets >= 1 && holdPackets <= MAX_HOLD_PACKETS,
+                "holdPackets must be 1 to " + MAX_HOLD_PACKETS + ", was " + holdPackets);
+            require(problems, staleLineNanos >= 1_000_000 && staleLineNanos <= 3_600 * SECOND,
+                "staleLineNanos must be 1 ms (1000000) to 1 hour, more than the exchange's heartbeat interval, was " +
+                staleLineNanos);
+            if (problems.length() > 0)
+            {
+                throw new IllegalArgumentException("feed session settings: " + problems);
+            }
+            return this;
+        }
+
+        private static void require(final StringBuilder problems, final boolean ok, final String problem)
+        {
+            if (!ok)
+            {
+                problems.append(problems.length() > 0 ? "; " : "").append(problem);
+            }
+        }
+
+        public MoldUdp64MessageHandler messageHandler()
+        {
+            return messageHandler;
+        }
+
+        /** @param handler receives every message once, in sequence order. */
+        public Context messageHandler(final MoldUdp64MessageHandler handler)
+        {
+            this.messageHandler = handler;
+            return this;
+        }
+
+        public GapHandler gapHandler()
+        {
+            return gapHandler;
+        }
+
+        /** @param handler told of lost messages, in their place in the stream. */
+        public Context gapHandler(final GapHandler handler)
+        {
+            this.gapHandler = handler;
+            return this;
+        }
+
+        public PacketContextHandler packetContextHandler()
+        {
+            return packetContextHandler;
+        }
+
+        /** @param handler told each delivered packet's line and receive time; null (the default) for none. */
+        public Context packetContextHandler(final PacketContextHandler handler)
+        {
+            this.packetContextHandler = handler;
+            return this;
+        }
+
+        public FeedSessionListener listener()
+        {
+            return listener;
+        }
+
+        /** @param listener told of sessions, lost gaps, stale lines and the end of session. */
+        public Context listener(final FeedSessionListener listener)
+        {
+            this.listener = listener;
+            return this;
+        }
+
+        public RetransmitRequester requester()
+        {
+            return requester;
+        }
+
+        /** @param requester the way to the re-request server; null (the default) for none. */
+        public Context requester(final RetransmitRequester requester)
+        {
+            this.requester = requester;
+            return this;
+        }
+
+        public long firstSequence()
+        {
+            return firstSequence;
+        }
+
+        /**
+         * @param sequence the first sequence of the first session to deliver: 1 to recover a session joined late
+         *                 from its start, 0 (the default) to begin with the first packet seen.
+         */
+        public Context firstSequence(final long sequence)
+        {
+            this.firstSequence = sequence;
+            return this;
+        }
+
+        public long gapWaitNanos()
+        {
+            return gapWaitNanos;
+        }
+
+        /** @param nanos how long a gap waits for the other line before it is requested. */
+        public Context gapWaitNanos(final long nanos)
+        {
+            this.gapWaitNanos = nanos;
+            return this;
+        }
+
+        public long retryIntervalNanos()
+        {
+            return retryIntervalNanos;
+        }
+
+        /** @param nanos how long a round of requests waits for answers before it is repeated. */
+        public Context retryIntervalNanos(final long nanos)
+        {
+            this.retryIntervalNanos = nanos;
+            return this;
+        }
+
+        public int maxRetries()
+        {
+            return maxRetries;
+        }
+
+        /** @param retries rounds of requests after the first, without an answer, before the gap is declared lost. */
+        public Context maxRetries(final int retries)
+        {
+            this.maxRetries = retries;
+            return this;
+        }
+
+        public int maxRequestCount()
+        {
+            return maxRequestCount;
+        }
+
+        /** @param count most messages asked for in one request; larger gaps take several. */
+        public Context maxRequestCount(final int count)
+        {
+            this.maxRequestCount = count;
+            return this;
+        }
+
+        public long requestsPerSecond()
+        {
+            return requestsPerSecond;
+        }
+
+        /** @param rate re-requests allowed per second, on average. */
+        public Context requestsPerSecond(final long rate)
+        {
+            this.requestsPerSecond = rate;
+            return this;
+        }
+
+        public int requestBurst()
+        {
+            return requestBurst;
+        }
+
+        /** @param burst re-requests that may go out at once after a quiet time. */
+        public Context requestBurst(final int burst)
+        {
+            this.requestBurst = burst;
+            return this;
+        }
+
+        public int holdBytes()
+        {
+            return holdBytes;
+        }
+
+        /** @param bytes room for packets held after gaps. */
+        public Context holdBytes(final int bytes)
+        {
+            this.holdBytes = bytes;
+            return this;
+        }
+
+        public int holdPackets()
+        {
+            return holdPackets;
+        }
+
+        /** @param packets most packets held after gaps. */
+        public Context holdPackets(final int packets)
+        {
+            this.holdPackets = packets;
+            return this;
+        }
+
+        public long staleLineNanos()
+        {
+            return staleLineNanos;
+        }
+
+        /** @param nanos how long a line may send nothing, not even a heartbeat, before it is reported stale. */
+        public Context staleLineNanos(final long nanos)
+        {
+            this.staleLineNanos = nanos;
+            return this;
+        }
+    }
+}

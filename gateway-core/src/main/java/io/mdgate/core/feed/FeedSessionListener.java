@@ -1,0 +1,70 @@
+package io.mdgate.core.feed;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * The operational events of a {@link FeedSession}: what an operator wants to hear about, each reported once when
+ * it happens, never per packet. The session itself never logs; an implementation may log, raise an alarm or
+ * count, and must return quickly and never throw. Every method has a no-op default. Called on the session's
+ * thread.
+ */
+public interface FeedSessionListener
+{
+    /** A listener that ignores every event. */
+    FeedSessionListener NO_OP = new FeedSessionListener()
+    {
+    };
+
+    /**
+     * A session began: the first one joined, or a new session id after a change.
+     *
+     * @param sessionNumber 1 for the first session, one more for each change.
+     * @param sessionId     buffer holding the 10-byte MoldUDP64 session id at {@code offset}; valid during the call.
+     * @param offset        of the session id.
+     * @param nextSequence  the sequence the session expects next.
+     */
+    default void onSessionStarted(
+        final int sessionNumber, final DirectBuffer sessionId, final int offset, final long nextSequence)
+    {
+    }
+
+    /**
+     * Messages were given up for good, after they were passed to the {@link GapHandler}.
+     *
+     * @param firstSequence the first lost sequence.
+     * @param count         how many were lost.
+     * @param reason        one of {@link FeedSession#LOST_NO_RECOVERY}, {@link FeedSession#LOST_RETRIES_EXHAUSTED},
+     *                      {@link FeedSession#LOST_HOLD_FULL}, {@link FeedSession#LOST_SESSION_CHANGED}.
+     */
+    default void onGapDeclared(final long firstSequence, final long count, final int reason)
+    {
+    }
+
+    /**
+     * Every message up to the end-of-session marker was delivered or declared lost; later packets of the session
+     * are counted and dropped.
+     *
+     * @param nextSequence one past the session's last sequence.
+     */
+    default void onEndOfSession(final long nextSequence)
+    {
+    }
+
+    /**
+     * A line sent nothing, not even a heartbeat, for the configured stale time. Reported once per silent period.
+     *
+     * @param line {@link FeedLines#A} or {@link FeedLines#B}.
+     */
+    default void onLineStale(final int line)
+    {
+    }
+
+    /**
+     * A line reported stale sent a packet again.
+     *
+     * @param line {@link FeedLines#A} or {@link FeedLines#B}.
+     */
+    default void onLineActive(final int line)
+    {
+    }
+}

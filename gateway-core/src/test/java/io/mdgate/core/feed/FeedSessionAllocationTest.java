@@ -1,0 +1,154 @@
+package io.mdgate.core.feed;
+
+import io.mdgate.core.capture.CaptureFixtures;
+import io.mdgate.core.mold.MoldUdp64PacketEncoder;
+import io.mdgate.core.mold.MoldUdp64Session;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.management.ManagementFactory;
+
+import static io.mdgate.core.capture.CaptureFixtures.SESSION;
+import static io.mdgate.core.capture.CaptureFixtures.moldHeartbeat;
+import static io.mdgate.core.capture.CaptureFixtures.moldPacketOfAdds;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The feed session's steady state allocates nothing: both lines with B one packet behind, every eighth packet lost
+ * on A (filled by B from the hold), one packet in 64 lost on both (held, requested after the wait, answered and
+ * released), heartbeats, and the duty cycle every packet.
+ */
+@Timeout(value = 120)
+class FeedSessionAllocationTest
+{
+    private static final int PACKETS = 64;
+    private static final int MESSAGES_PER_PACKET = 3;
+    private static final int ADD_LENGTH = 36;
+    private static final long STEP_NANOS = 10_000;
+
+    /** Answers re-requests from a buffer of every message, without allocating. */
+    private static final class PreparedRequester implements RetransmitRequester
+    {
+        private final UnsafeBuffer messages;
+        private final UnsafeBuffer answer = new UnsafeBuffer(new byte[1_500]);
+        private final MoldUdp64PacketEncoder encoder = new MoldUdp64PacketEncoder();
+        private boolean pending;
+        private long requests;
+
+        PreparedRequester(final UnsafeBuffer messages)
+        {
+            this.messages = messages;
+            encoder.wrap(answer, 0, answer.capacity()).session(MoldUdp64Session.of(SESSION));
+        }
+
+        @Override
+        public boolean request(final byte[] session, final long firstSequence, final int count)
+        {
+            requests++;
+            encoder.reset(firstSequence);
+            for (int i = 0; i < count; i++)
+            {
+                encoder.tryAppend(messages, (int)(firstSequence - 1 + i) * ADD_LENGTH, ADD_LENGTH);
+            }
+            pending = true;
+            return true;
+        }
+
+        @Override
+        public int poll(final PacketHandler handler)
+        {
+            if (!pending)
+            {
+                return 0;
+            }
+            pending = false;
+            handler.onPacket(FeedLines.RECOVERY, answer, 0, encoder.length(), 0);
+            return 1;
+        }
+    }
+
+    private long now;
+
+    private void round(final FeedSession session, final UnsafeBuffer[] packets, final UnsafeBuffer heartbeat)
+    {
+        for (int i = 0; i < PACKETS; i++)
+        {
+            if (i % 8 != 3 && i != 40)
+            {
+                session.onPacket(FeedLines.A, packets[i], 0, packets[i].capacity(), now);
+            }
+            if (i > 0 && i != 41)
+            {
+                session.onPacket(FeedLines.B, packets[i - 1], 0, packets[i - 1].capacity(), now);
+            }
+            now += STEP_NANOS;
+            session.doWork(now);
+        }
+        session.onPacket(FeedLines.B, packets[PACKETS - 1], 0, packets[PACKETS - 1].capacity(), now);
+        session.onPacket(FeedLines.A, heartbeat, 0, heartbeat.capacity(), now);
+        for (int i = 0; i < 30; i++)
+        {
+            now += STEP_NANOS;
+            session.doWork(now);
+        }
+    }
+
+    @Test
+    void shouldNotAllocateWhileArbitratingHoldingRequestingAndReleasing()
+    {
+        final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "per-thread allocation counter unavailable");
+        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)bean;
+
+        final int rounds = 1_000;
+        final int messages = rounds * PACKETS * MESSAGES_PER_PACKET;
+        final UnsafeBuffer all = new UnsafeBuffer(new byte[messages * ADD_LENGTH]);
+        for (int s = 1; s <= messages; s++)
+        {
+            all.putBytes((s - 1) * ADD_LENGTH, CaptureFixtures.itch('A', s));
+        }
+        final UnsafeBuffer[][] packets = new UnsafeBuffer[rounds][PACKETS];
+        final UnsafeBuffer[] heartbeats = new UnsafeBuffer[rounds];
+        long sequence = 1;
+        for (int r = 0; r < rounds; r++)
+        {
+            for (int i = 0; i < PACKETS; i++)
+            {
+                packets[r][i] = new UnsafeBuffer(moldPacketOfAdds(SESSION, sequence, MESSAGES_PER_PACKET));
+                sequence += MESSAGES_PER_PACKET;
+            }
+            heartbeats[r] = new UnsafeBuffer(moldHeartbeat(SESSION, sequence));
+        }
+        final long[] checksum = new long[2];
+        final PreparedRequester requester = new PreparedRequester(all);
+        final FeedSession session = new FeedSession(new FeedSession.Context()
+            .messageHandler((buffer, offset, length, seq) ->
+            {
+                checksum[0] += seq;
+                checksum[1]++;
+            })
+            .gapHandler((first, count) -> checksum[1] = -1_000_000)
+            .requester(requester));
+        session.doWork(now);
+
+        for (int r = 0; r < rounds / 2; r++)
+        {
+            round(session, packets[r], heartbeats[r]);
+        }
+        final long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+        for (int r = rounds / 2; r < rounds; r++)
+        {
+            round(session, packets[r], heartbeats[r]);
+        }
+        final long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+
+        assertEquals(0, allocated, "bytes allocated in steady state");
+        assertEquals(messages, checksum[1]);
+        assertEquals((long)messages * (messages + 1) / 2, checksum[0]);
+        assertEquals(rounds, requester.requests);
+        assertEquals(rounds, session.gapsFilledByRerequest(FeedLines.A));
+        assertEquals(rounds * 8L, session.gapsFilledByOtherLine(FeedLines.A));
+    }
+}
