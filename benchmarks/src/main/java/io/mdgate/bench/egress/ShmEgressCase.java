@@ -127,7 +127,10 @@ final class ShmEgressCase
                 publisher.onTick(tick, 0);
                 burst++;
             }
-            publisher.doWork();
+            if (publisher.doWork() == 0 && burst == 0)
+            {
+                Thread.onSpinWait(); // spin as the Aeron case's publisher does while nothing is due
+            }
         }
         publisher.flush();
     }
