@@ -2,6 +2,8 @@ package io.mdgate.app;
 
 import java.util.concurrent.Callable;
 
+import io.mdgate.app.egress.ConsumeCommand;
+import io.mdgate.app.egress.PublishCommand;
 import io.mdgate.app.sim.SimCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -28,7 +30,9 @@ import picocli.CommandLine.Spec;
         "1:The command failed while running.",
         "2:Invalid arguments; the message says what is wrong." },
     footer = "%nRun 'mdgate help COMMAND' for the options of a command.",
-    subcommands = { SimCommand.class, DecodeCommand.class, IngressCommand.class, CommandLine.HelpCommand.class })
+    subcommands = {
+        SimCommand.class, DecodeCommand.class, IngressCommand.class, PublishCommand.class, ConsumeCommand.class,
+        CommandLine.HelpCommand.class })
 public final class Main implements Callable<Integer>
 {
     @Spec

@@ -50,8 +50,8 @@ import java.util.concurrent.locks.LockSupport;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Publish a generated ITCH session's ticks through the egress publisher (multicast stream, per-consumer",
-        "rings and top-of-book tables, recovery from an in-memory archive)." })
+        "Publish a generated ITCH session's ticks through the egress publisher to consumers.",
+        "Multicast stream, per-consumer rings and top-of-book tables, recovery from an in-memory archive." })
 public final class PublishCommand implements Callable<Integer>
 {
     @Spec
