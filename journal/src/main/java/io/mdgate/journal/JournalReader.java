@@ -7,9 +7,14 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A journal opened for reading only, by the tools ({@code replay}, {@code journal info}) or by another process while
- * the gateway writes it. Opening checks the manifest and that no cycle file is truncated, and reads each cycle's
- * first and last tick to check the cycles are consistent and continuous.
+ * A journal opened for reading, by the tools ({@code replay}, {@code journal info}) or by another process while the
+ * gateway writes it. Opening checks the manifest and that no cycle file is truncated, and reads each cycle's first
+ * and last tick to check the cycles are consistent and continuous.
+ * <p>
+ * The queues are mapped read-write although nothing is appended: a read-only mapping faults (an asynchronous
+ * {@code InternalError} that cannot be caught reliably) when a damaged record's length points past the end of its
+ * file, whereas a read-write mapping reads zeros there and the damage is reported as a
+ * {@link JournalDamagedException}. Reading therefore needs write permission on the journal's files.
  * <p>
  * Threading: open and close on one thread; one {@link #newTickReplay()} / {@link #newPacketReplay()} per thread.
  */
@@ -116,6 +121,6 @@ public final class JournalReader implements AutoCloseable
 
     private static SingleChronicleQueue openIfAny(final Path directory, final JournalRollCycle rollCycle)
     {
-        return ChronicleQueues.hasCycleFiles(directory) ? ChronicleQueues.open(directory, rollCycle, null, true) : null;
+        return ChronicleQueues.hasCycleFiles(directory) ? ChronicleQueues.open(directory, rollCycle, null, false) : null;
     }
 }

@@ -148,8 +148,8 @@ public final class PacketReplay implements AutoCloseable
         final int length = cursor.readAt(ordinal, record);
         if (length == QueueCursor.NO_RECORD)
         {
-            throw new JournalDamagedException(cursor.cycleFile(cursor.cycleOfOrdinal(ordinal)), "the packet at " +
-                "index " + Long.toHexString(cursor.index(ordinal)) + " is in the index but cannot be read");
+            throw new JournalDamagedException(cursor.cycleFile(cursor.cycleOfOrdinal(ordinal)), "packet " +
+                cursor.positionInCycle(ordinal) + " of the cycle is in its index but cannot be read");
         }
         check(length);
         return record.getLong(PacketRecordDescriptor.RECEIVE_TIMESTAMP_OFFSET, ORDER);
@@ -160,15 +160,13 @@ public final class PacketReplay implements AutoCloseable
         final int payload = length - PacketRecordDescriptor.HEADER_LENGTH;
         if (payload < 0 || record.getInt(PacketRecordDescriptor.LENGTH_OFFSET, ORDER) != payload)
         {
-            throw new JournalDamagedException(cursor.currentFile(), "the packet record at index " +
-                Long.toHexString(cursor.lastReadIndex()) + " is " + length + " bytes long, which its header " +
+            throw new JournalDamagedException(cursor.currentFile(), "packet " + cursor.lastReadDescription() + " is " + length + " bytes long, which its header " +
                 "does not match");
         }
         final int line = record.getInt(PacketRecordDescriptor.LINE_OFFSET, ORDER);
         if (line < FeedLines.A || line > FeedLines.RECOVERY)
         {
-            throw new JournalDamagedException(cursor.currentFile(), "the packet record at index " +
-                Long.toHexString(cursor.lastReadIndex()) + " names line " + line + ", which does not exist");
+            throw new JournalDamagedException(cursor.currentFile(), "packet " + cursor.lastReadDescription() + " names line " + line + ", which does not exist");
         }
     }
 

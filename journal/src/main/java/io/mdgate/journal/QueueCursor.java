@@ -110,6 +110,18 @@ final class QueueCursor implements AutoCloseable
         return rollCycle.toIndex(cycles[i], ordinal - firstOrdinal[i]);
     }
 
+    /** @return where the record last read stands in its cycle, e.g. "record 12 of the cycle". */
+    String lastReadDescription()
+    {
+        return "record " + rollCycle.toSequenceNumber(tailer().lastReadIndex()) + " of the cycle";
+    }
+
+    /** @return the record's position in its cycle, 0 for the cycle's first. */
+    long positionInCycle(final long ordinal)
+    {
+        return rollCycle.toSequenceNumber(index(ordinal));
+    }
+
     /** @return the cycle (as in {@link #cycles()}) of the record with this ordinal. */
     int cycleOfOrdinal(final long ordinal)
     {
@@ -141,7 +153,7 @@ final class QueueCursor implements AutoCloseable
         catch (final RuntimeException | InternalError ex)
         {
             throw new JournalDamagedException(cycleFile(rollCycle.toCycle(index)),
-                "the record at index " + Long.toHexString(index) + " cannot be found (" + ex + ")", ex);
+                "record " + rollCycle.toSequenceNumber(index) + " of the cycle cannot be found (" + ex + ")", ex);
         }
     }
 
@@ -164,8 +176,8 @@ final class QueueCursor implements AutoCloseable
             final long length = bytes.readRemaining();
             if (length > into.capacity())
             {
-                throw new JournalDamagedException(currentFile(), "the record at index " +
-                    Long.toHexString(document.index()) + " is " + length + " bytes long, more than the " +
+                throw new JournalDamagedException(currentFile(), "record " +
+                    rollCycle.toSequenceNumber(document.index()) + " of the cycle is " + length + " bytes long, more than the " +
                     into.capacity() + " a record of this queue can have");
             }
             bytes.nativeRead(bytes.readPosition(), into.addressOffset(), length);
@@ -177,15 +189,9 @@ final class QueueCursor implements AutoCloseable
         }
         catch (final RuntimeException | InternalError ex)
         {
-            throw new JournalDamagedException(currentFile(), "a record after index " +
-                Long.toHexString(tailer.index()) + " cannot be read (" + ex + ")", ex);
+            throw new JournalDamagedException(currentFile(), "the record after record " +
+                rollCycle.toSequenceNumber(tailer.index()) + " of the cycle cannot be read (" + ex + ")", ex);
         }
-    }
-
-    /** @return the queue index of the record the last {@link #next(UnsafeBuffer)} returned. */
-    long lastReadIndex()
-    {
-        return tailer().lastReadIndex();
     }
 
     /** @return the file the cursor reads, or the queue directory before the first read. */

@@ -263,15 +263,13 @@ public final class TickReplay implements AutoCloseable
     {
         if (length != TICK_LENGTH)
         {
-            throw new JournalDamagedException(cursor.currentFile(), "the record at index " +
-                Long.toHexString(cursor.lastReadIndex()) + " is " + length + " bytes long where a tick has " +
+            throw new JournalDamagedException(cursor.currentFile(), cursor.lastReadDescription() + " is " + length + " bytes long where a tick has " +
                 TICK_LENGTH + " (expected tick " + expected + ")");
         }
         final long sequence = tick.getLong(SEQUENCE_OFFSET, ORDER);
         if (sequence != expected)
         {
-            throw new JournalDamagedException(cursor.currentFile(), "the record at index " +
-                Long.toHexString(cursor.lastReadIndex()) + " holds tick " + sequence + " where tick " + expected +
+            throw new JournalDamagedException(cursor.currentFile(), cursor.lastReadDescription() + " holds tick " + sequence + " where tick " + expected +
                 " should follow");
         }
     }
@@ -282,13 +280,13 @@ public final class TickReplay implements AutoCloseable
         final int length = cursor.readAt(ordinal, tick);
         if (length == QueueCursor.NO_RECORD)
         {
-            throw new JournalDamagedException(cursor.cycleFile(cursor.cycleOfOrdinal(ordinal)), "the record at " +
-                "index " + Long.toHexString(cursor.index(ordinal)) + " is in the index but cannot be read");
+            throw new JournalDamagedException(cursor.cycleFile(cursor.cycleOfOrdinal(ordinal)), "record " +
+                cursor.positionInCycle(ordinal) + " of the cycle is in its index but cannot be read");
         }
         if (length != TICK_LENGTH)
         {
-            throw new JournalDamagedException(cursor.currentFile(), "the record at index " +
-                Long.toHexString(cursor.index(ordinal)) + " is " + length + " bytes long where a tick has " +
+            throw new JournalDamagedException(cursor.currentFile(), "record " +
+                cursor.positionInCycle(ordinal) + " of the cycle is " + length + " bytes long where a tick has " +
                 TICK_LENGTH);
         }
         return tick.getLong(SEQUENCE_OFFSET, ORDER);
