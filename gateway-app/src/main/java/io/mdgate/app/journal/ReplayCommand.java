@@ -71,7 +71,7 @@ public final class ReplayCommand implements Callable<Integer>
     private Long toSequence;
 
     @Option(names = "--from-time", paramLabel = "TIME", converter = TimeConverter.class,
-        description = "Earliest time, inclusive: exchange time for ticks, receive time for packets. " +
+        description = "Earliest time, inclusive: exchange time for ticks, receive time for packets. Forms: " +
             TimeArgument.FORMS + ".")
     private TimeArgument fromTime;
 
