@@ -28,21 +28,21 @@ public final class PacketReplay implements AutoCloseable
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     private static final int RECORD_CAPACITY = 1 << 17;
 
-    private final QueueCursor cursor;
     private final UnsafeBuffer record = new UnsafeBuffer(
         BufferUtil.allocateDirectAligned(RECORD_CAPACITY, 64), 0,
         PacketRecordDescriptor.MAX_RECORD_LENGTH);
+    private final QueueCursor cursor;
 
     /** @param queue the packet queue, or null when the journal holds none. */
     PacketReplay(final SingleChronicleQueue queue)
     {
-        this.cursor = queue == null ? null : new QueueCursor(queue);
+        this.cursor = new QueueCursor(queue, record, PacketReplay::problem);
     }
 
     /** @return packets in the journal. */
     public long count()
     {
-        return cursor == null ? 0 : cursor.refresh();
+        return cursor.refresh();
     }
 
     /**
@@ -50,13 +50,14 @@ public final class PacketReplay implements AutoCloseable
      */
     public long countByReceiveTime(final long fromEpochNanos, final long toEpochNanos)
     {
-        if (cursor == null || fromEpochNanos > toEpochNanos)
+        if (fromEpochNanos > toEpochNanos)
         {
             return 0;
         }
         final long total = cursor.refresh();
-        final long first = lowerBound(fromEpochNanos, total);
-        final long end = toEpochNanos == Long.MAX_VALUE ? total : lowerBound(toEpochNanos + 1, total);
+        final long first = cursor.lowerBound(PacketRecordDescriptor.RECEIVE_TIMESTAMP_OFFSET, fromEpochNanos);
+        final long end = toEpochNanos == Long.MAX_VALUE ? total :
+            cursor.lowerBound(PacketRecordDescriptor.RECEIVE_TIMESTAMP_OFFSET, toEpochNanos + 1);
         return Math.max(0, end - first);
     }
 
@@ -72,32 +73,32 @@ public final class PacketReplay implements AutoCloseable
      */
     public long replayByReceiveTime(final long fromEpochNanos, final long toEpochNanos, final PacketHandler handler)
     {
-        if (cursor == null || fromEpochNanos > toEpochNanos)
+        if (fromEpochNanos > toEpochNanos)
         {
             return 0;
         }
         final long total = cursor.refresh();
-        final long first = lowerBound(fromEpochNanos, total);
-        final long end = toEpochNanos == Long.MAX_VALUE ? total : lowerBound(toEpochNanos + 1, total);
+        final long first = cursor.lowerBound(PacketRecordDescriptor.RECEIVE_TIMESTAMP_OFFSET, fromEpochNanos);
+        final long end = toEpochNanos == Long.MAX_VALUE ? total :
+            cursor.lowerBound(PacketRecordDescriptor.RECEIVE_TIMESTAMP_OFFSET, toEpochNanos + 1);
         if (first >= end)
         {
             return 0;
         }
-        cursor.moveTo(cursor.index(first));
+        cursor.moveTo(first);
         for (long ordinal = first; ordinal < end; ordinal++)
         {
-            final int length = cursor.next(record);
-            if (length == QueueCursor.NO_RECORD)
+            if (cursor.next() == QueueCursor.NO_RECORD)
             {
                 throw new JournalDamagedException(cursor.currentFile(), "reading stops after packet " + ordinal +
                     " of " + total + " although the index holds more");
             }
-            check(length);
+            final int length = record.getInt(PacketRecordDescriptor.LENGTH_OFFSET, ORDER);
             handler.onPacket(
                 record.getInt(PacketRecordDescriptor.LINE_OFFSET, ORDER),
                 record,
                 PacketRecordDescriptor.HEADER_LENGTH,
-                length - PacketRecordDescriptor.HEADER_LENGTH,
+                length,
                 record.getLong(PacketRecordDescriptor.RECEIVE_TIMESTAMP_OFFSET, ORDER));
         }
         return end - first;
@@ -110,26 +111,16 @@ public final class PacketReplay implements AutoCloseable
      */
     public List<CycleSummary> cycles()
     {
-        final List<CycleSummary> result = new ArrayList<>();
-        if (cursor == null)
-        {
-            return result;
-        }
         cursor.refresh();
-        final int[] cycles = cursor.cycles();
-        for (int i = 0; i < cycles.length; i++)
+        final List<CycleSummary> result = new ArrayList<>();
+        for (int i = 0; i < cursor.cycleCount(); i++)
         {
             final long records = cursor.recordsInCycle(i);
-            final Path file = cursor.cycleFile(cycles[i]);
-            long firstTime = 0;
-            long lastTime = 0;
-            if (records > 0)
-            {
-                firstTime = receiveTimeAt(cursor.firstOrdinalOfCycle(i));
-                lastTime = receiveTimeAt(cursor.firstOrdinalOfCycle(i) + records - 1);
-            }
-            result.add(new CycleSummary(cycles[i], file, file.toFile().length(), records, TickReplay.NO_SEQUENCE,
-                TickReplay.NO_SEQUENCE, firstTime, lastTime));
+            final Path file = cursor.file(i);
+            final int at = PacketRecordDescriptor.RECEIVE_TIMESTAMP_OFFSET;
+            result.add(new CycleSummary(cursor.cycle(i), file, file.toFile().length(), records,
+                TickReplay.NO_SEQUENCE, TickReplay.NO_SEQUENCE, records > 0 ? cursor.firstKey(i, at) : 0,
+                records > 0 ? cursor.lastKey(i, at) : 0));
         }
         return result;
     }
@@ -137,56 +128,21 @@ public final class PacketReplay implements AutoCloseable
     @Override
     public void close()
     {
-        if (cursor != null)
-        {
-            cursor.close();
-        }
+        cursor.close();
     }
 
-    private long receiveTimeAt(final long ordinal)
-    {
-        final int length = cursor.readAt(ordinal, record);
-        if (length == QueueCursor.NO_RECORD)
-        {
-            throw new JournalDamagedException(cursor.cycleFile(cursor.cycleOfOrdinal(ordinal)), "packet " +
-                cursor.positionInCycle(ordinal) + " of the cycle is in its index but cannot be read");
-        }
-        check(length);
-        return record.getLong(PacketRecordDescriptor.RECEIVE_TIMESTAMP_OFFSET, ORDER);
-    }
-
-    private void check(final int length)
+    private static String problem(final UnsafeBuffer record, final int length)
     {
         final int payload = length - PacketRecordDescriptor.HEADER_LENGTH;
         if (payload < 0 || record.getInt(PacketRecordDescriptor.LENGTH_OFFSET, ORDER) != payload)
         {
-            throw new JournalDamagedException(cursor.currentFile(), "packet " + cursor.lastReadDescription() + " is " + length + " bytes long, which its header " +
-                "does not match");
+            return "is " + length + " bytes long, which its packet header does not match";
         }
         final int line = record.getInt(PacketRecordDescriptor.LINE_OFFSET, ORDER);
         if (line < FeedLines.A || line > FeedLines.RECOVERY)
         {
-            throw new JournalDamagedException(cursor.currentFile(), "packet " + cursor.lastReadDescription() + " names line " + line + ", which does not exist");
+            return "names line " + line + ", which does not exist";
         }
-    }
-
-    /** @return the smallest ordinal whose receive time is at least the target, or total. */
-    private long lowerBound(final long target, final long total)
-    {
-        long low = 0;
-        long high = total;
-        while (low < high)
-        {
-            final long middle = (low + high) >>> 1;
-            if (receiveTimeAt(middle) < target)
-            {
-                low = middle + 1;
-            }
-            else
-            {
-                high = middle;
-            }
-        }
-        return low;
+        return null;
     }
 }

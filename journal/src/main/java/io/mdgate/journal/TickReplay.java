@@ -9,6 +9,7 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -40,14 +41,14 @@ public final class TickReplay implements AutoCloseable
     private static final short REPLAYED = TickFlagsEncoder.replayed((short)0, true);
     private static final ByteOrder ORDER = TickEncoder.BYTE_ORDER;
 
-    private final QueueCursor cursor;
     private final UnsafeBuffer tick =
         new UnsafeBuffer(BufferUtil.allocateDirectAligned(TICK_LENGTH * 2, TICK_LENGTH), 0, TICK_LENGTH);
+    private final QueueCursor cursor;
     private boolean markReplayed;
 
     TickReplay(final SingleChronicleQueue queue)
     {
-        this.cursor = new QueueCursor(queue);
+        this.cursor = new QueueCursor(queue, tick, TickReplay::problem);
     }
 
     /**
@@ -64,14 +65,17 @@ public final class TickReplay implements AutoCloseable
     /** @return gateway sequence of the first tick in the journal, or {@link #NO_SEQUENCE} when it has none. */
     public long firstSequence()
     {
-        return cursor.refresh() == 0 ? NO_SEQUENCE : sequenceAt(0);
+        cursor.refresh();
+        final int i = cursor.firstNonEmpty();
+        return i < 0 ? NO_SEQUENCE : cursor.firstKey(i, SEQUENCE_OFFSET);
     }
 
     /** @return gateway sequence of the last tick journaled, or {@link #NO_SEQUENCE} when there is none. */
     public long lastSequence()
     {
-        final long total = cursor.refresh();
-        return total == 0 ? NO_SEQUENCE : sequenceAt(total - 1);
+        cursor.refresh();
+        final int i = cursor.lastNonEmpty();
+        return i < 0 ? NO_SEQUENCE : cursor.lastKey(i, SEQUENCE_OFFSET);
     }
 
     /** @return ticks in the journal. */
@@ -87,7 +91,7 @@ public final class TickReplay implements AutoCloseable
     public long sequenceAtOrAfter(final long epochNanos)
     {
         final long total = cursor.refresh();
-        final long ordinal = lowerBound(EXCHANGE_TIME_OFFSET, epochNanos, total);
+        final long ordinal = cursor.lowerBound(EXCHANGE_TIME_OFFSET, epochNanos);
         return ordinal == total ? NO_SEQUENCE : sequenceAt(ordinal);
     }
 
@@ -102,7 +106,7 @@ public final class TickReplay implements AutoCloseable
         {
             return total == 0 ? NO_SEQUENCE : sequenceAt(total - 1);
         }
-        final long ordinal = lowerBound(EXCHANGE_TIME_OFFSET, epochNanos + 1, total);
+        final long ordinal = cursor.lowerBound(EXCHANGE_TIME_OFFSET, epochNanos + 1);
         return ordinal == 0 ? NO_SEQUENCE : sequenceAt(ordinal - 1);
     }
 
@@ -117,8 +121,8 @@ public final class TickReplay implements AutoCloseable
     public boolean read(final long sequence, final MutableDirectBuffer dst, final int offset)
     {
         final long total = cursor.refresh();
-        final long ordinal = lowerBound(SEQUENCE_OFFSET, sequence, total);
-        if (ordinal == total || sequenceAt(ordinal) != sequence)
+        final long ordinal = cursor.lowerBound(SEQUENCE_OFFSET, sequence);
+        if (ordinal == total || readSequence(ordinal) != sequence)
         {
             return false;
         }
@@ -139,27 +143,43 @@ public final class TickReplay implements AutoCloseable
      */
     public long replay(final long fromSequence, final long toSequence, final TickHandler handler)
     {
-        final long total = cursor.refresh();
-        if (total == 0 || fromSequence > toSequence)
+        if (cursor.refresh() == 0 || fromSequence > toSequence)
         {
             return 0;
         }
-        final long first = sequenceAt(0);
-        final long last = sequenceAt(total - 1);
-        final long from = Math.max(fromSequence, first);
-        final long to = Math.min(toSequence, last);
+        final long from = Math.max(fromSequence, cursor.firstKey(cursor.firstNonEmpty(), SEQUENCE_OFFSET));
+        final long to = Math.min(toSequence, cursor.lastKey(cursor.lastNonEmpty(), SEQUENCE_OFFSET));
         if (from > to)
         {
             return 0;
         }
-        final long ordinal = lowerBound(SEQUENCE_OFFSET, from, total);
-        if (ordinal == total || sequenceAt(ordinal) != from)
+        final long ordinal = cursor.lowerBound(SEQUENCE_OFFSET, from);
+        final long found = ordinal == cursor.total() ? NO_SEQUENCE : readSequence(ordinal);
+        if (found != from)
         {
             throw new JournalDamagedException(cursor.currentFile(), "tick " + from + " is not where the index says " +
-                "(found " + (ordinal == total ? "none" : Long.toString(sequenceAt(ordinal))) + ")");
+                "(found " + (found == NO_SEQUENCE ? "none" : Long.toString(found)) + ")");
         }
-        cursor.moveTo(cursor.index(ordinal));
-        return deliver(from, to, handler);
+        deliver(handler);
+        long expected = from + 1;
+        while (expected <= to)
+        {
+            final int length = cursor.next();
+            if (length == QueueCursor.NO_RECORD)
+            {
+                throw new JournalDamagedException(cursor.currentFile(), "reading stops after tick " + (expected - 1) +
+                    " although the journal holds ticks up to " + to);
+            }
+            final long sequence = tick.getLong(SEQUENCE_OFFSET, ORDER);
+            if (sequence != expected)
+            {
+                throw new JournalDamagedException(cursor.currentFile(), cursor.lastReadDescription() + " holds tick " +
+                    sequence + " where tick " + expected + " should follow");
+            }
+            deliver(handler);
+            expected++;
+        }
+        return to - from + 1;
     }
 
     /**
@@ -195,24 +215,20 @@ public final class TickReplay implements AutoCloseable
     public List<CycleSummary> cycles()
     {
         cursor.refresh();
-        final int[] cycles = cursor.cycles();
-        final List<CycleSummary> result = new ArrayList<>(cycles.length);
+        final List<CycleSummary> result = new ArrayList<>(cursor.cycleCount());
         long previousLast = NO_SEQUENCE;
-        for (int i = 0; i < cycles.length; i++)
+        for (int i = 0; i < cursor.cycleCount(); i++)
         {
             final long records = cursor.recordsInCycle(i);
-            final java.nio.file.Path file = cursor.cycleFile(cycles[i]);
+            final Path file = cursor.file(i);
             if (records == 0)
             {
-                result.add(new CycleSummary(cycles[i], file, file.toFile().length(), 0, NO_SEQUENCE, NO_SEQUENCE,
-                    0, 0));
+                result.add(new CycleSummary(cursor.cycle(i), file, file.toFile().length(), 0, NO_SEQUENCE,
+                    NO_SEQUENCE, 0, 0));
                 continue;
             }
-            final long firstOrdinal = cursor.firstOrdinalOfCycle(i);
-            final long first = sequenceAt(firstOrdinal);
-            final long firstTime = tick.getLong(EXCHANGE_TIME_OFFSET, ORDER);
-            final long last = sequenceAt(firstOrdinal + records - 1);
-            final long lastTime = tick.getLong(EXCHANGE_TIME_OFFSET, ORDER);
+            final long first = cursor.firstKey(i, SEQUENCE_OFFSET);
+            final long last = cursor.lastKey(i, SEQUENCE_OFFSET);
             if (last - first + 1 != records)
             {
                 throw new JournalDamagedException(file, "it holds " + records + " records but its ticks run from " +
@@ -225,8 +241,8 @@ public final class TickReplay implements AutoCloseable
                     (first - 1) + " are missing: a cycle file was removed?)" : ""));
             }
             previousLast = last;
-            result.add(new CycleSummary(cycles[i], file, file.toFile().length(), records, first, last, firstTime,
-                lastTime));
+            result.add(new CycleSummary(cursor.cycle(i), file, file.toFile().length(), records, first, last,
+                cursor.firstKey(i, EXCHANGE_TIME_OFFSET), cursor.lastKey(i, EXCHANGE_TIME_OFFSET)));
         }
         return result;
     }
@@ -237,79 +253,46 @@ public final class TickReplay implements AutoCloseable
         cursor.close();
     }
 
-    private long deliver(final long from, final long to, final TickHandler handler)
+    private void deliver(final TickHandler handler)
     {
-        long expected = from;
-        while (expected <= to)
+        if (markReplayed)
         {
-            final int length = cursor.next(tick);
-            if (length == QueueCursor.NO_RECORD)
-            {
-                throw new JournalDamagedException(cursor.currentFile(), "reading stops after tick " + (expected - 1) +
-                    " although the journal holds ticks up to " + to);
-            }
-            checkTick(length, expected);
-            if (markReplayed)
-            {
-                tick.putShort(FLAGS_OFFSET, (short)(tick.getShort(FLAGS_OFFSET, ORDER) | REPLAYED), ORDER);
-            }
-            handler.onTick(tick, 0);
-            expected++;
+            tick.putShort(FLAGS_OFFSET, (short)(tick.getShort(FLAGS_OFFSET, ORDER) | REPLAYED), ORDER);
         }
-        return to - from + 1;
+        handler.onTick(tick, 0);
     }
 
-    private void checkTick(final int length, final long expected)
+    /** @return the sequence of the tick with this ordinal, from the cache when it starts or ends a cycle. */
+    private long sequenceAt(final long ordinal)
     {
-        if (length != TICK_LENGTH)
+        for (int i = 0; i < cursor.cycleCount(); i++)
         {
-            throw new JournalDamagedException(cursor.currentFile(), cursor.lastReadDescription() + " is " + length + " bytes long where a tick has " +
-                TICK_LENGTH + " (expected tick " + expected + ")");
+            final long records = cursor.recordsInCycle(i);
+            final long first = cursor.firstOrdinalOfCycle(i);
+            if (records > 0 && ordinal == first)
+            {
+                return cursor.firstKey(i, SEQUENCE_OFFSET);
+            }
+            if (records > 0 && ordinal == first + records - 1)
+            {
+                return cursor.lastKey(i, SEQUENCE_OFFSET);
+            }
         }
-        final long sequence = tick.getLong(SEQUENCE_OFFSET, ORDER);
-        if (sequence != expected)
-        {
-            throw new JournalDamagedException(cursor.currentFile(), cursor.lastReadDescription() + " holds tick " + sequence + " where tick " + expected +
-                " should follow");
-        }
+        return readSequence(ordinal);
     }
 
     /** Reads the tick with this ordinal into {@link #tick} and returns its sequence. */
-    private long sequenceAt(final long ordinal)
+    private long readSequence(final long ordinal)
     {
-        final int length = cursor.readAt(ordinal, tick);
-        if (length == QueueCursor.NO_RECORD)
+        if (cursor.readAt(ordinal) == QueueCursor.NO_RECORD)
         {
-            throw new JournalDamagedException(cursor.cycleFile(cursor.cycleOfOrdinal(ordinal)), "record " +
-                cursor.positionInCycle(ordinal) + " of the cycle is in its index but cannot be read");
-        }
-        if (length != TICK_LENGTH)
-        {
-            throw new JournalDamagedException(cursor.currentFile(), "record " +
-                cursor.positionInCycle(ordinal) + " of the cycle is " + length + " bytes long where a tick has " +
-                TICK_LENGTH);
+            throw cursor.promised(ordinal);
         }
         return tick.getLong(SEQUENCE_OFFSET, ORDER);
     }
 
-    /** @return the smallest ordinal whose key is at least the target, or total when there is none. */
-    private long lowerBound(final int keyOffset, final long target, final long total)
+    private static String problem(final UnsafeBuffer record, final int length)
     {
-        long low = 0;
-        long high = total;
-        while (low < high)
-        {
-            final long middle = (low + high) >>> 1;
-            sequenceAt(middle);
-            if (tick.getLong(keyOffset, ORDER) < target)
-            {
-                low = middle + 1;
-            }
-            else
-            {
-                high = middle;
-            }
-        }
-        return low;
+        return length == TICK_LENGTH ? null : "is " + length + " bytes long where a tick has " + TICK_LENGTH;
     }
 }

@@ -77,6 +77,35 @@ class JournalCycleTest
     }
 
     @Test
+    void shouldSeeTicksAppendedAndCyclesStartedWhileItReads()
+    {
+        try (TickJournal journal = TickJournal.open(hourlyByRecordTime()); TickReplay replay = journal.newTickReplay())
+        {
+            final TestTicks ticks = new TestTicks();
+            final JournalAgent agent = journal.agent();
+            agent.onStart();
+            assertEquals(0, replay.count());
+            for (long sequence = 1; sequence <= 2_500; sequence++)
+            {
+                final long time = TestTicks.OPEN_NANOS - HOUR / 2 + ((sequence - 1) / PER_HOUR) * HOUR + sequence;
+                journal.publisher().onTick(ticks.tick(sequence, time), 0);
+                agent.doWork();
+                if (sequence % 250 == 0)
+                {
+                    assertEquals(sequence, replay.count());
+                    assertEquals(sequence, replay.lastSequence());
+                    final TestTicks.Collector tail = TestTicks.collector();
+                    assertEquals(10, replay.replay(sequence - 9, sequence + 100, tail));
+                    assertEquals(sequence, tail.sequences.get(9));
+                }
+            }
+            agent.onClose();
+            assertEquals(3, replay.cycles().size());
+            assertEquals(1, replay.firstSequence());
+        }
+    }
+
+    @Test
     void shouldKeepOnlyTheNewestCyclesWhenRetentionIsSet()
     {
         try (TickJournal journal = TickJournal.open(hourlyByRecordTime().retainCycles(2)))
