@@ -20,8 +20,9 @@ import java.nio.file.Path;
  * searches inside that one cycle: moving a tailer to another cycle opens that cycle's store, which costs far more
  * than a read, so a search moves at most once.
  * <p>
- * Two tailers: one reads and searches, one stays on the newest cycle to count its records as they grow. Every record
- * read passes the owner's {@link RecordCheck}; faults of the queue library while reading become
+ * Reading tailers are kept one per cycle (up to {@link #MAX_READERS}), so that searches in different cycles do not
+ * reopen each other's stores; one more tailer stays on the newest cycle to count its records as they grow. Every
+ * record read passes the owner's {@link RecordCheck}; faults of the queue library while reading become
  * {@link JournalDamagedException}s naming the file.
  * <p>
  * The tailers are created on first use: a cursor belongs to the thread that first reads with it.
@@ -32,6 +33,8 @@ final class QueueCursor implements AutoCloseable
     static final int NO_RECORD = -1;
     /** Bytes cached of each cycle's first and last record: room for the keys searched on. */
     static final int KEY_BYTES = 32;
+    /** Most reading tailers kept, one per cycle; cycles beyond share the last one. */
+    static final int MAX_READERS = 64;
 
     /** Checks one record against what the queue must hold. */
     @FunctionalInterface
@@ -49,6 +52,7 @@ final class QueueCursor implements AutoCloseable
     private final RollCycle rollCycle;
     private final UnsafeBuffer record;
     private final RecordCheck check;
+    private ExcerptTailer[] readers = new ExcerptTailer[0];
     private ExcerptTailer reader;
     private ExcerptTailer counter;
     private int[] cycles = NO_CYCLES;
@@ -230,7 +234,8 @@ final class QueueCursor implements AutoCloseable
         final long index = rollCycle.toIndex(cycles[i], ordinal - firstOrdinal[i]);
         try
         {
-            return reader().moveToIndex(index);
+            reader = readerFor(i);
+            return reader.moveToIndex(index);
         }
         catch (final RuntimeException | InternalError ex)
         {
@@ -283,11 +288,7 @@ final class QueueCursor implements AutoCloseable
     @Override
     public void close()
     {
-        if (reader != null)
-        {
-            reader.close();
-            reader = null;
-        }
+        closeReaders();
         if (counter != null)
         {
             counter.close();
@@ -297,6 +298,7 @@ final class QueueCursor implements AutoCloseable
 
     private void rescan()
     {
+        closeReaders();
         queue.refreshDirectoryListing();
         final int[] found = ChronicleQueues.cycles(queue);
         final int n = found.length;
@@ -304,6 +306,7 @@ final class QueueCursor implements AutoCloseable
         counts = new long[n];
         firstOrdinal = new long[n + 1];
         files = new Path[n];
+        readers = new ExcerptTailer[Math.min(n, MAX_READERS)];
         keys = new UnsafeBuffer(BufferUtil.allocateDirectAligned(Math.max(1, n) * 2 * KEY_BYTES, 64));
         long count = 0;
         for (int i = 0; i < n; i++)
@@ -468,13 +471,45 @@ final class QueueCursor implements AutoCloseable
         return i;
     }
 
+    /** @return the tailer that last read, for sequential reading and reports. */
     private ExcerptTailer reader()
     {
         if (reader == null)
         {
-            reader = queue.createTailer().direction(TailerDirection.FORWARD);
+            reader = readers.length > 0 ? readerFor(0) : queue.createTailer().direction(TailerDirection.FORWARD);
         }
         return reader;
+    }
+
+    private ExcerptTailer readerFor(final int cycle)
+    {
+        final int slot = Math.min(cycle, readers.length - 1);
+        if (readers[slot] == null)
+        {
+            readers[slot] = queue.createTailer().direction(TailerDirection.FORWARD);
+        }
+        return readers[slot];
+    }
+
+    private void closeReaders()
+    {
+        for (int i = 0; i < readers.length; i++)
+        {
+            if (readers[i] != null)
+            {
+                if (readers[i] == reader)
+                {
+                    reader = null;
+                }
+                readers[i].close();
+                readers[i] = null;
+            }
+        }
+        if (reader != null)
+        {
+            reader.close();
+            reader = null;
+        }
     }
 
     private ExcerptTailer counter()
