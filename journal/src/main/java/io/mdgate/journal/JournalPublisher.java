@@ -14,7 +14,8 @@ import java.nio.ByteOrder;
  * <p>
  * Back-pressure: when the ring is full (the journal's disk is slower than the feed for longer than the ring covers)
  * the publisher waits for space rather than lose a tick, counting each wait in {@link #backPressured()}; the
- * feed's own buffers then absorb the delay. A packet longer than {@link PacketRecordDescriptor#MAX_PAYLOAD_LENGTH}
+ * feed's own buffers then absorb the delay. The agent must therefore run on another thread, or, where one thread
+ * drives both (tests, offline tools), be drained until idle before the ring can fill. A packet longer than {@link PacketRecordDescriptor#MAX_PAYLOAD_LENGTH}
  * is not journaled and counted in {@link #oversizedPackets()}.
  * <p>
  * Allocation-free. Threading: one producer thread (the core's); the counters may be read from any thread as

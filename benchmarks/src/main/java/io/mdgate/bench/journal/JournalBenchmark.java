@@ -35,9 +35,9 @@ import java.util.stream.Stream;
  *   time to find a start point by sequence and by time, over random targets.</li>
  * </ol>
  * Usage: {@code java <jvm flags> -cp benchmarks.jar io.mdgate.bench.journal.JournalBenchmark [--dir DIR]
- * [--ticks N] [--rounds N] [--seek-ticks N] [--seeks N]}. Files go under DIR (default /tmp/mdgate-journal-bench)
- * and are deleted at the end; the seek journal needs about 70 bytes a tick: the harness checks the free space first
- * and, when short, says so and uses the largest journal that fits.
+ * [--ticks N] [--rounds N] [--seek-ticks N] [--seeks N] [--parts append,seek]}. Files go under DIR (default
+ * /tmp/mdgate-journal-bench) and are deleted at the end; the seek journal needs about 70 bytes a tick: the harness
+ * checks the free space first and, when short, says so and uses the largest journal that fits.
  */
 public final class JournalBenchmark
 {
@@ -48,6 +48,7 @@ public final class JournalBenchmark
     private long seekTicks = 100_000_000;
     private int seeks = 10_000;
     private int rounds = 3;
+    private String parts = "append,seek";
 
     private JournalBenchmark()
     {
@@ -72,8 +73,9 @@ public final class JournalBenchmark
                 case "--seek-ticks" -> seekTicks = Long.parseLong(value);
                 case "--seeks" -> seeks = Integer.parseInt(value);
                 case "--rounds" -> rounds = Integer.parseInt(value);
+                case "--parts" -> parts = value;
                 default -> throw new IllegalArgumentException("unknown option " + args[i] +
-                    "; options: --dir DIR --ticks N --seek-ticks N --seeks N --rounds N");
+                    "; options: --dir DIR --ticks N --rounds N --seek-ticks N --seeks N --parts append,seek");
             }
         }
     }
@@ -92,10 +94,16 @@ public final class JournalBenchmark
         }
         try
         {
-            appendComparison(ticks, rounds);
-            twoThreadRate(ticks);
-            replayComparison(ticks);
-            seek();
+            if (parts.contains("append"))
+            {
+                appendComparison(ticks, rounds);
+                twoThreadRate(ticks);
+                replayComparison(ticks);
+            }
+            if (parts.contains("seek"))
+            {
+                seek();
+            }
         }
         finally
         {
@@ -295,7 +303,10 @@ public final class JournalBenchmark
                 publisher.onTick(source.tick(sequence), 0);
                 if ((sequence & 1023) == 0)
                 {
-                    agent.doWork();
+                    while (agent.doWork() > 0)
+                    {
+                        Thread.onSpinWait();
+                    }
                 }
             }
             agent.onClose();
