@@ -3,6 +3,7 @@ package io.mdgate.journal;
 import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.core.tick.TickHandler;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.nio.ByteOrder;
@@ -71,7 +72,7 @@ public final class JournalPublisher implements TickHandler, PacketHandler
             }
             while (index < 0);
         }
-        final var record = ring.buffer();
+        final AtomicBuffer record = ring.buffer();
         record.putLong(index + PacketRecordDescriptor.RECEIVE_TIMESTAMP_OFFSET, receiveTimestampNanos,
             ByteOrder.LITTLE_ENDIAN);
         record.putInt(index + PacketRecordDescriptor.LINE_OFFSET, line, ByteOrder.LITTLE_ENDIAN);

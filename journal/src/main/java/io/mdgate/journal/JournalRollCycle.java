@@ -4,6 +4,8 @@ import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.RollCycles;
 import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
 
+import java.util.Locale;
+
 /**
  * How much time one journal file (a cycle) covers. A new file starts when the cycle's clock (see
  * {@link JournalContext#cycleClock(JournalCycleClock)}) enters the next period; periods are aligned to UTC. Each
@@ -55,7 +57,7 @@ public enum JournalRollCycle
      */
     public static JournalRollCycle parse(final String name)
     {
-        final String normalized = name.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+        final String normalized = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
         for (final JournalRollCycle value : values())
         {
             if (value.name().equals(normalized))
@@ -76,7 +78,7 @@ public enum JournalRollCycle
             {
                 names.append(", ");
             }
-            names.append(value.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+            names.append(value.name().toLowerCase(Locale.ROOT).replace('_', '-'));
         }
         return names.toString();
     }
