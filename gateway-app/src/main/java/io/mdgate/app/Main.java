@@ -4,6 +4,9 @@ import java.util.concurrent.Callable;
 
 import io.mdgate.app.egress.ConsumeCommand;
 import io.mdgate.app.egress.PublishCommand;
+import io.mdgate.app.journal.JournalCommand;
+import io.mdgate.app.journal.RecordCommand;
+import io.mdgate.app.journal.ReplayCommand;
 import io.mdgate.app.sim.SimCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -31,8 +34,8 @@ import picocli.CommandLine.Spec;
         "2:Invalid arguments; the message says what is wrong." },
     footer = "%nRun 'mdgate help COMMAND' for the options of a command.",
     subcommands = {
-        SimCommand.class, DecodeCommand.class, IngressCommand.class, PublishCommand.class, ConsumeCommand.class,
-        CommandLine.HelpCommand.class })
+        SimCommand.class, DecodeCommand.class, IngressCommand.class, RecordCommand.class, ReplayCommand.class,
+        JournalCommand.class, PublishCommand.class, ConsumeCommand.class, CommandLine.HelpCommand.class })
 public final class Main implements Callable<Integer>
 {
     @Spec

@@ -1,6 +1,7 @@
 package io.mdgate.core.capture;
 
 import io.mdgate.core.feed.LineArbiter;
+import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.core.itch.ItchMessageHandler;
 import io.mdgate.core.mold.MoldUdp64MessageHandler;
 
@@ -125,7 +126,8 @@ public final class ItchFileDecoder
         throws IOException
     {
         final LineArbiter arbiter = new LineArbiter(context.reorderWindow(), tally);
-        final MoldUdp64LineSelector selector = new MoldUdp64LineSelector(arbiter, context.lineA(), context.lineB());
+        final MoldUdp64LineSelector selector =
+            new MoldUdp64LineSelector(arbiter, context.lineA(), context.lineB(), context.packetHandler());
         final UdpFrameDissector dissector = new UdpFrameDissector();
         if (format == ItchFileFormat.PCAPNG)
         {
@@ -170,6 +172,7 @@ public final class ItchFileDecoder
         private int bufferCapacity = CaptureInput.DEFAULT_CAPACITY;
         private ItchMessageHandler itchHandler;
         private MoldUdp64MessageHandler messageHandler;
+        private PacketHandler packetHandler;
 
         /** @return the framing to read, or null (the default) to detect it from the content. */
         public ItchFileFormat format()
@@ -270,6 +273,24 @@ public final class ItchFileDecoder
         public Context messageHandler(final MoldUdp64MessageHandler handler)
         {
             this.messageHandler = handler;
+            return this;
+        }
+
+        public PacketHandler packetHandler()
+        {
+            return packetHandler;
+        }
+
+        /**
+         * @param handler sees every datagram of a capture's A and B lines (line index as in
+         *                {@link LineArbiter#LINE_A}), with its capture time, before arbitration, so before the
+         *                messages it releases reach the message handler; may be null. Not called for daily and
+         *                zero-prefixed files.
+         * @return this.
+         */
+        public Context packetHandler(final PacketHandler handler)
+        {
+            this.packetHandler = handler;
             return this;
         }
 

@@ -1,6 +1,7 @@
 package io.mdgate.core.capture;
 
 import io.mdgate.core.feed.LineArbiter;
+import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.core.mold.MoldUdp64MessageHandler;
 import io.mdgate.core.mold.MoldUdp64PacketDecoder;
 import org.agrona.DirectBuffer;
@@ -10,6 +11,8 @@ import org.agrona.DirectBuffer;
  * port). The lines are either given, or taken to be the first two distinct destinations whose first datagram is a
  * valid MoldUDP64 packet. Datagrams to any other destination are counted and skipped; before both lines are known,
  * datagrams that are not MoldUDP64 are counted separately, so unrelated traffic (DNS, ...) cannot become a line.
+ * An optional {@link PacketHandler} sees every datagram of a line, with its line and capture time, before the arbiter
+ * does (e.g. to journal the raw packets).
  * <p>
  * Allocation-free. Not thread-safe: one reader thread.
  */
@@ -19,6 +22,7 @@ public final class MoldUdp64LineSelector implements UdpDatagramHandler
     private static final MoldUdp64MessageHandler VALIDATE_ONLY = (buffer, offset, length, sequence) -> {};
 
     private final LineArbiter arbiter;
+    private final PacketHandler packetHandler;
     private final MoldUdp64PacketDecoder decoder = new MoldUdp64PacketDecoder();
     private final long[] lineKeys = { UNASSIGNED, UNASSIGNED };
     private final boolean automatic;
@@ -32,6 +36,18 @@ public final class MoldUdp64LineSelector implements UdpDatagramHandler
      */
     public MoldUdp64LineSelector(final LineArbiter arbiter, final UdpEndpoint lineA, final UdpEndpoint lineB)
     {
+        this(arbiter, lineA, lineB, null);
+    }
+
+    /**
+     * @param arbiter       receives each line's packets.
+     * @param lineA         the A line, or null to take the first MoldUDP64 destination seen.
+     * @param lineB         the B line, or null to take the second; given only together with {@code lineA}.
+     * @param packetHandler sees each line's datagrams before the arbiter, or null.
+     */
+    public MoldUdp64LineSelector(
+        final LineArbiter arbiter, final UdpEndpoint lineA, final UdpEndpoint lineB, final PacketHandler packetHandler)
+    {
         if ((lineA == null) != (lineB == null))
         {
             throw new IllegalArgumentException("give both lines or neither");
@@ -41,6 +57,7 @@ public final class MoldUdp64LineSelector implements UdpDatagramHandler
             throw new IllegalArgumentException("lines A and B are both " + lineA + "; they must differ");
         }
         this.arbiter = arbiter;
+        this.packetHandler = packetHandler;
         this.automatic = lineA == null;
         if (!automatic)
         {
@@ -76,6 +93,10 @@ public final class MoldUdp64LineSelector implements UdpDatagramHandler
         {
             otherDestinationDatagrams++;
             return;
+        }
+        if (packetHandler != null)
+        {
+            packetHandler.onPacket(line, buffer, offset, length, timestampNanos);
         }
         arbiter.onPacket(line, buffer, offset, length);
     }

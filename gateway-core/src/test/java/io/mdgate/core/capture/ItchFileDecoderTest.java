@@ -131,6 +131,30 @@ class ItchFileDecoderTest
     }
 
     @Test
+    void shouldShowEveryDatagramOfALineWithItsCaptureTimeBeforeTheMessagesItReleases() throws IOException
+    {
+        final byte[] capture = new CaptureFixtures.Pcap()
+            .record(1_000, udpFrame(GROUP_A, PORT, moldPacketOfAdds(SESSION, 1, 2)))
+            .record(2_000, udpFrame(GROUP_B, PORT, moldPacketOfAdds(SESSION, 1, 2)))
+            .record(3_000, udpFrame(GROUP_B, PORT + 1, moldPacketOfAdds(SESSION, 3, 1)))
+            .record(4_000, udpFrame(GROUP_B, PORT, moldPacketOfAdds(SESSION, 3, 1)))
+            .toBytes();
+        final List<String> seen = new java.util.ArrayList<>();
+        final ItchFileDecoder.Context context = new ItchFileDecoder.Context()
+            .packetHandler((line, buffer, offset, length, time) ->
+                seen.add("packet line " + line + " at " + time + " of " + length + " bytes, " + delivered.sequences().size() +
+                    " messages before"));
+
+        decode(write(dir, "tap.pcap", capture), context);
+
+        assertEquals(List.of(
+            "packet line 0 at 1000 of 96 bytes, 0 messages before",
+            "packet line 1 at 2000 of 96 bytes, 2 messages before",
+            "packet line 1 at 4000 of 58 bytes, 2 messages before"), seen);
+        assertEquals(sequences(1, 3), delivered.sequences());
+    }
+
+    @Test
     void shouldReportTheHoleNeitherLineFilledAsAGap() throws IOException
     {
         final byte[] capture = new CaptureFixtures.Pcap()

@@ -1,0 +1,439 @@
+package io.mdgate.app.journal;
+
+import io.mdgate.core.book.BookContext;
+import io.mdgate.core.book.OrderBooks;
+import io.mdgate.core.capture.CaptureFormatException;
+import io.mdgate.core.capture.DecodeSummary;
+import io.mdgate.core.capture.ItchFileDecoder;
+import io.mdgate.core.capture.ItchFileFormat;
+import io.mdgate.core.capture.UdpEndpoint;
+import io.mdgate.core.feed.LineArbiter;
+import io.mdgate.core.feed.MessageProcessor;
+import io.mdgate.core.feed.PacketHandler;
+import io.mdgate.core.tick.ExchangeClock;
+import io.mdgate.core.tick.Normalizer;
+import io.mdgate.core.tick.TickHandler;
+import io.mdgate.journal.JournalAgent;
+import io.mdgate.journal.JournalContext;
+import io.mdgate.journal.JournalCycleClock;
+import io.mdgate.journal.JournalDamagedException;
+import io.mdgate.journal.JournalException;
+import io.mdgate.journal.JournalPublisher;
+import io.mdgate.journal.JournalRollCycle;
+import io.mdgate.journal.TickJournal;
+import io.mdgate.journal.TickReplay;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.ByteOrder;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code mdgate record FILE --journal DIR}: runs a capture or ITCH file through line arbitration, the order books and
+ * the normalizer into a journal, as the gateway would have journaled it live: ticks continue after the journal's last
+ * gateway sequence, and a capture's raw packets are journaled too with their line and capture time (which also
+ * becomes the ticks' receive time). The journal agent appends on its own thread, fed through its ring.
+ * <p>
+ * A file whose first tick is earlier than the journal's last is refused before anything is journaled: time must
+ * not go backwards within a journal, or searches by time would be wrong.
+ * <p>
+ * Exit codes: 0 recorded, 1 the file cannot be read, the journal is damaged or refuses the file, 2 bad arguments.
+ * Decodes on the calling thread.
+ */
+@Command(
+    name = "record",
+    description = {
+        "Record a capture or ITCH file into a journal: arbitration, books and normalizer, as the gateway runs live.",
+        "Ticks continue after the journal's last gateway sequence; raw packets of a capture are journaled too." },
+    exitCodeListHeading = "Exit codes:%n",
+    exitCodeList = {
+        "0:recorded",
+        "1:the file cannot be read, or the journal is damaged or refuses the file",
+        "2:bad arguments" })
+public final class RecordCommand implements Callable<Integer>
+{
+    /** Exit code when the file cannot be read or the journal fails. */
+    public static final int EXIT_FAILED = 1;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = { "-h", "--help" }, usageHelp = true, description = "Show this help and exit.")
+    private boolean help;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "Capture (pcap/pcapng) or ITCH file, may be gzip.")
+    private Path file;
+
+    @Option(names = "--journal", paramLabel = "DIR", required = true,
+        description = "The journal directory; created when absent.")
+    private Path journal;
+
+    @Option(names = "--session-date", paramLabel = "YYYY-MM-DD",
+        description = "Trading date, for the ticks' exchange times. Default: for a capture the New York date of " +
+            "its first packet, for an ITCH file today in New York.")
+    private LocalDate sessionDate;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "auto",
+        description = "auto (default: detect), daily, zero-prefixed, pcap.")
+    private String format;
+
+    @Option(names = "--line-a", paramLabel = "GROUP:PORT", converter = ReplayCommand.EndpointConverter.class,
+        description = "Destination of the A line in a capture (default: the first MoldUDP64 destination seen).")
+    private UdpEndpoint lineA;
+
+    @Option(names = "--line-b", paramLabel = "GROUP:PORT", converter = ReplayCommand.EndpointConverter.class,
+        description = "Destination of the B line (default: the second MoldUDP64 destination seen).")
+    private UdpEndpoint lineB;
+
+    @Option(names = "--reorder-window", paramLabel = "PACKETS", defaultValue = "" + LineArbiter.DEFAULT_REORDER_WINDOW,
+        description = "Packets held for the other line to fill a hole (0.." + ItchFileDecoder.MAX_REORDER_WINDOW +
+            ", default ${DEFAULT-VALUE}).")
+    private int reorderWindow;
+
+    @Option(names = "--roll-cycle", paramLabel = "CYCLE", defaultValue = "hourly",
+        description = "Period of one journal file for a new journal (default ${DEFAULT-VALUE}); an existing journal " +
+            "keeps its own. One of: five-minutely, ten-minutely, half-hourly, hourly, two-hourly, four-hourly, " +
+            "six-hourly, daily, weekly.")
+    private String rollCycle;
+
+    @Option(names = "--retain", paramLabel = "CYCLES", defaultValue = "0",
+        description = "Keep only the newest CYCLES files of each queue (default 0: keep all).")
+    private int retain;
+
+    @Option(names = "--cycle-clock", paramLabel = "CLOCK", defaultValue = "record",
+        description = "record (default: files follow the ticks' exchange time, as a live recording of the day " +
+            "would have) or wall (files follow the time of recording).")
+    private String cycleClock;
+
+    @Option(names = "--no-packets", description = "Do not journal the raw packets of a capture.")
+    private boolean noPackets;
+
+    @Option(names = "--json", description = "Print the summary as one JSON object.")
+    private boolean json;
+
+    @Override
+    public Integer call()
+    {
+        final JournalContext context = context();
+        final ItchFileFormat fileFormat = format();
+        final PrintWriter err = spec.commandLine().getErr();
+        if (Files.isDirectory(file))
+        {
+            return fail(err, "cannot read " + file + ": it is a directory, not a file");
+        }
+        try (TickJournal tickJournal = openJournal(context))
+        {
+            return record(tickJournal, fileFormat);
+        }
+        catch (final JournalException ex)
+        {
+            return fail(err, ex.getMessage());
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return fail(err, "cannot read " + file + ": no such file");
+        }
+        catch (final AccessDeniedException ex)
+        {
+            return fail(err, "cannot read " + file + ": permission denied");
+        }
+        catch (final CaptureFormatException ex)
+        {
+            return fail(err, ex.getMessage());
+        }
+        catch (final IOException ex)
+        {
+            return fail(err, "cannot read " + file + ": " + ex.getMessage());
+        }
+    }
+
+    private int record(final TickJournal tickJournal, final ItchFileFormat fileFormat) throws IOException
+    {
+        final ExchangeClock clock =
+            new ExchangeClock(sessionDate != null ? sessionDate : LocalDate.now(ExchangeClock.NEW_YORK));
+        final OrderBooks books = new OrderBooks(new BookContext().conclude());
+        final long firstSequence = tickJournal.nextGatewaySequence();
+        final TimeOrderGuard guard = new TimeOrderGuard(tickJournal.publisher(), lastExchangeTime(tickJournal));
+        final MessageProcessor processor =
+            new MessageProcessor(new Normalizer(books, clock, guard, firstSequence));
+        final PacketTap tap = new PacketTap(processor, tickJournal.publisher(), clock, sessionDate == null);
+        final ItchFileDecoder decoder = new ItchFileDecoder(new ItchFileDecoder.Context()
+            .format(fileFormat)
+            .lines(lineA, lineB)
+            .reorderWindow(reorderWindow)
+            .messageHandler(processor)
+            .packetHandler(tap));
+
+        final AtomicReference<Throwable> agentError = new AtomicReference<>();
+        final JournalAgent agent = tickJournal.agent();
+        final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(1, 10, 1_000, 100_000),
+            error -> agentError.compareAndSet(null, error), null, agent);
+        AgentRunner.startOnThread(runner);
+        final long start = System.nanoTime();
+        final DecodeSummary summary;
+        try
+        {
+            summary = decoder.decode(file);
+        }
+        finally
+        {
+            runner.close();
+        }
+        final long elapsed = System.nanoTime() - start;
+        if (agentError.get() != null)
+        {
+            throw new JournalException("appending to " + journal + " failed: " + agentError.get(), agentError.get());
+        }
+        if (agent.ticksOutOfSequence() > 0)
+        {
+            throw new JournalException(agent.ticksOutOfSequence() + " ticks were refused out of sequence");
+        }
+        final PrintWriter out = spec.commandLine().getOut();
+        out.println(json ?
+            summaryJson(summary, agent, firstSequence, tickJournal.journaledSequence(), elapsed) :
+            summaryText(summary, agent, firstSequence, tickJournal.journaledSequence(), elapsed));
+        out.flush();
+        return 0;
+    }
+
+    private String summaryText(
+        final DecodeSummary summary, final JournalAgent agent, final long first, final long last, final long elapsed)
+    {
+        return String.format(Locale.ROOT, "recorded %s (%s) into %s: %,d messages (%,d malformed, %,d missing in " +
+            "gaps) -> %,d ticks %s, %,d raw packets, in %.3f s (%s ticks/s)",
+            file, summary.format().description(), journal, summary.messages(), summary.malformed(),
+            summary.missingMessages(), agent.ticksAppended(),
+            agent.ticksAppended() > 0 ? first + ".." + last : "(none)", agent.packetsAppended(), elapsed / 1e9,
+            ProgressBar.rate(agent.ticksAppended() * 1e9 / Math.max(1, elapsed)));
+    }
+
+    private String summaryJson(
+        final DecodeSummary summary, final JournalAgent agent, final long first, final long last, final long elapsed)
+    {
+        final boolean any = agent.ticksAppended() > 0;
+        return "{\"file\": \"" + escape(file.toString()) + "\", \"format\": \"" + summary.format().name() +
+            "\", \"journal\": \"" + escape(journal.toString()) + "\", \"messages\": " + summary.messages() +
+            ", \"malformed\": " + summary.malformed() + ", \"missingMessages\": " + summary.missingMessages() +
+            ", \"ticks\": " + agent.ticksAppended() +
+            ", \"firstSequence\": " + (any ? Long.toString(first) : "null") +
+            ", \"lastSequence\": " + (any ? Long.toString(last) : "null") +
+            ", \"packets\": " + agent.packetsAppended() + ", \"elapsedNanos\": " + elapsed +
+            ", \"ticksPerSecond\": " + Math.round(agent.ticksAppended() * 1e9 / Math.max(1, elapsed)) + "}";
+    }
+
+    private JournalContext context()
+    {
+        if ((lineA == null) != (lineB == null))
+        {
+            throw usage("give both --line-a and --line-b (GROUP:PORT each), or neither");
+        }
+        if (lineA != null && lineA.equals(lineB))
+        {
+            throw usage("--line-a and --line-b are both " + lineA + "; the two lines must differ");
+        }
+        if (reorderWindow < 0 || reorderWindow > ItchFileDecoder.MAX_REORDER_WINDOW)
+        {
+            throw usage("--reorder-window " + reorderWindow + " is outside 0.." + ItchFileDecoder.MAX_REORDER_WINDOW);
+        }
+        if (retain < 0)
+        {
+            throw usage("--retain " + retain + " is negative; give 0 to keep every cycle or the number to keep");
+        }
+        final JournalCycleClock clock;
+        switch (cycleClock)
+        {
+            case "record":
+                clock = JournalCycleClock.RECORD_TIME;
+                break;
+            case "wall":
+                clock = JournalCycleClock.WALL_CLOCK;
+                break;
+            default:
+                throw usage("--cycle-clock " + cycleClock + " is not a clock; give record or wall");
+        }
+        try
+        {
+            return new JournalContext()
+                .directory(journal)
+                .rollCycle(JournalRollCycle.parse(rollCycle))
+                .retainCycles(retain)
+                .cycleClock(clock)
+                .recordPackets(!noPackets)
+                .conclude();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw usage(ex.getMessage());
+        }
+    }
+
+    private ItchFileFormat format()
+    {
+        try
+        {
+            return new FormatConverter().convert(format);
+        }
+        catch (final CommandLine.TypeConversionException ex)
+        {
+            throw usage("--format: " + ex.getMessage());
+        }
+    }
+
+    private TickJournal openJournal(final JournalContext context)
+    {
+        try
+        {
+            return TickJournal.open(context);
+        }
+        catch (final JournalDamagedException ex)
+        {
+            throw ex;
+        }
+        catch (final JournalException ex)
+        {
+            throw usage("--journal: " + ex.getMessage());
+        }
+    }
+
+    private static long lastExchangeTime(final TickJournal tickJournal)
+    {
+        final long last = tickJournal.lastSequenceAtOpen();
+        if (last == TickReplay.NO_SEQUENCE)
+        {
+            return Long.MIN_VALUE;
+        }
+        try (TickReplay replay = tickJournal.newTickReplay())
+        {
+            final UnsafeBuffer tick = new UnsafeBuffer(new byte[64]);
+            return replay.read(last, tick, 0) ?
+                tick.getLong(ReplaySummary.EXCHANGE_TIME_OFFSET, ByteOrder.LITTLE_ENDIAN) : Long.MIN_VALUE;
+        }
+    }
+
+    private int fail(final PrintWriter err, final String message)
+    {
+        err.println("mdgate record: " + message);
+        err.flush();
+        return EXIT_FAILED;
+    }
+
+    private CommandLine.ParameterException usage(final String message)
+    {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    private static String escape(final String text)
+    {
+        return text.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
+    /**
+     * Refuses the file before its first tick reaches the journal when that tick is earlier than the journal's last;
+     * then passes every tick on. Decoding thread.
+     */
+    static final class TimeOrderGuard implements TickHandler
+    {
+        private final TickHandler journal;
+        private final long lastJournalTime;
+        private boolean checked;
+
+        TimeOrderGuard(final TickHandler journal, final long lastJournalTime)
+        {
+            this.journal = journal;
+            this.lastJournalTime = lastJournalTime;
+        }
+
+        @Override
+        public void onTick(final DirectBuffer buffer, final int offset)
+        {
+            if (!checked)
+            {
+                checked = true;
+                final long time = buffer.getLong(offset + ReplaySummary.EXCHANGE_TIME_OFFSET, ByteOrder.LITTLE_ENDIAN);
+                if (time < lastJournalTime)
+                {
+                    throw new JournalException("the journal already holds ticks up to " +
+                        TimeArgument.format(lastJournalTime) + " and this file starts at " + TimeArgument.format(time) +
+                        "; time must not go backwards within a journal: record into a new directory");
+                }
+            }
+            journal.onTick(buffer, offset);
+        }
+    }
+
+    /**
+     * Sees each datagram of a capture's lines before arbitration: sets the session date from the first one (unless
+     * given), stamps the messages it releases with its capture time and line, and journals it raw. Decoding thread.
+     */
+    static final class PacketTap implements PacketHandler
+    {
+        private final MessageProcessor processor;
+        private final JournalPublisher publisher;
+        private final ExchangeClock clock;
+        private boolean dateFromCapture;
+
+        PacketTap(
+            final MessageProcessor processor, final JournalPublisher publisher, final ExchangeClock clock,
+            final boolean dateFromCapture)
+        {
+            this.processor = processor;
+            this.publisher = publisher;
+            this.clock = clock;
+            this.dateFromCapture = dateFromCapture;
+        }
+
+        @Override
+        public void onPacket(
+            final int line, final DirectBuffer buffer, final int offset, final int length, final long receiveTime)
+        {
+            if (dateFromCapture && receiveTime > 0)
+            {
+                dateFromCapture = false;
+                clock.sessionDate(TimeArgument.newYorkDate(receiveTime));
+            }
+            processor.receiveTimestamp(receiveTime).lineB(line == LineArbiter.LINE_B);
+            publisher.onPacket(line, buffer, offset, length, receiveTime);
+        }
+    }
+
+    /** Converts {@code --format} values; {@code auto} is null (detect from the content). */
+    static final class FormatConverter implements CommandLine.ITypeConverter<ItchFileFormat>
+    {
+        @Override
+        public ItchFileFormat convert(final String value)
+        {
+            switch (value)
+            {
+                case "auto":
+                    return null;
+                case "daily":
+                    return ItchFileFormat.DAILY;
+                case "zero-prefixed":
+                    return ItchFileFormat.ZERO_PREFIXED;
+                case "pcap":
+                case "pcapng":
+                    return ItchFileFormat.PCAP;
+                default:
+                    throw new CommandLine.TypeConversionException(
+                        "'" + value + "' is not a format; expected auto, daily, zero-prefixed or pcap");
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.mdgate.app.journal;
+
+import io.mdgate.app.sim.SimCommand;
+import io.mdgate.core.capture.MiniJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RecordCommandTest
+{
+    @TempDir
+    Path dir;
+
+    private static Map<String, Object> record(final Path file, final Path journal, final String... extra)
+    {
+        final String[] args = new String[extra.length + 4];
+        args[0] = file.toString();
+        args[1] = "--journal";
+        args[2] = journal.toString();
+        args[3] = "--json";
+        System.arraycopy(extra, 0, args, 4, extra.length);
+        final CommandRun run = CommandRun.run(new RecordCommand(), args);
+        assertEquals(0, run.exitCode(), run::toString);
+        return MiniJson.parseObject(run.out().trim());
+    }
+
+    private static long number(final Map<String, Object> json, final String key)
+    {
+        return ((Number)json.get(key)).longValue();
+    }
+
+    @Test
+    void shouldContinueTheGatewaySequenceWhenALaterDayIsRecordedIntoTheSameJournal()
+    {
+        final Path journal = dir.resolve("journal");
+        final Map<String, Object> first =
+            record(SimulatedJournal.capture(dir, "d1.pcap", 2_000, "2025-01-02"), journal);
+        final Map<String, Object> second =
+            record(SimulatedJournal.capture(dir, "d2.pcap", 2_000, "2025-01-03"), journal);
+
+        assertEquals(1, number(first, "firstSequence"));
+        assertEquals(number(first, "lastSequence") + 1, number(second, "firstSequence"));
+        assertEquals(2_000, number(second, "messages"));
+        assertTrue(number(second, "packets") > 0);
+
+        final CommandRun info = CommandRun.run(new JournalCommand(), "info", journal.toString(), "--json");
+        final Map<String, Object> json = MiniJson.parseObject(info.out().trim());
+        assertEquals(number(second, "lastSequence"), number(json, "ticks"));
+        assertEquals(2, ((java.util.List<?>)json.get("tickCycles")).size(), "one hourly cycle per day");
+    }
+
+    @Test
+    void shouldRefuseAFileThatWouldTakeTheJournalBackInTimeAndLeaveTheJournalAsItWas()
+    {
+        final Path journal = dir.resolve("journal");
+        final Path capture = SimulatedJournal.capture(dir, "d1.pcap", 2_000, "2025-01-02");
+        final long ticks = number(record(capture, journal), "ticks");
+
+        final CommandRun again = CommandRun.run(new RecordCommand(), capture.toString(), "--journal", journal.toString());
+
+        assertEquals(1, again.exitCode(), again::toString);
+        assertTrue(again.err().contains("time must not go backwards within a journal"), again::toString);
+        final CommandRun info = CommandRun.run(new JournalCommand(), "info", journal.toString(), "--json");
+        assertEquals(ticks, number(MiniJson.parseObject(info.out().trim()), "ticks"));
+    }
+
+    @Test
+    void shouldRecordADailyItchFileWithoutPackets()
+    {
+        final Path itch = dir.resolve("day.itch");
+        final CommandRun sim = CommandRun.run(new SimCommand(), "--messages", "1000", "--itch", itch.toString());
+        assertEquals(0, sim.exitCode(), sim::toString);
+
+        final Map<String, Object> summary =
+            record(itch, dir.resolve("journal"), "--session-date", "2025-01-02", "--roll-cycle", "daily");
+
+        assertEquals("DAILY", summary.get("format"));
+        assertEquals(1_000, number(summary, "messages"));
+        assertTrue(number(summary, "ticks") >= 1_000);
+        assertEquals(0, number(summary, "packets"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "--retain -1|--retain -1 is negative",
+        "--roll-cycle fortnightly|'fortnightly' is not a roll cycle",
+        "--cycle-clock sundial|--cycle-clock sundial is not a clock",
+        "--line-a 233.54.12.111:26477|give both --line-a and --line-b",
+        "--reorder-window 5000|--reorder-window 5000 is outside",
+        "--format csv|'csv' is not a format" })
+    void shouldRefuseBadArgumentsWithExitCodeTwo(final String arguments, final String expected) throws Exception
+    {
+        final Path file = Files.writeString(dir.resolve("x.pcap"), "");
+        final String[] extra = arguments.split(" ");
+        final String[] args = new String[extra.length + 3];
+        args[0] = file.toString();
+        args[1] = "--journal";
+        args[2] = dir.resolve("journal").toString();
+        System.arraycopy(extra, 0, args, 3, extra.length);
+
+        final CommandRun run = CommandRun.run(new RecordCommand(), args);
+
+        assertEquals(2, run.exitCode(), run::toString);
+        assertTrue(run.err().contains(expected), run::toString);
+    }
+
+    @Test
+    void shouldRefuseADirectoryThatIsNotAJournalWithExitCodeTwo() throws Exception
+    {
+        Files.writeString(dir.resolve("notes.txt"), "mine");
+        final CommandRun run = CommandRun.run(new RecordCommand(), dir.resolve("x.pcap").toString(), "--journal",
+            dir.toString());
+
+        assertEquals(2, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("not an mdgate journal"), run::toString);
+    }
+
+    @Test
+    void shouldSayWhenTheFileCannotBeReadWithExitCodeOne()
+    {
+        final CommandRun run = CommandRun.run(new RecordCommand(), dir.resolve("missing.pcap").toString(),
+            "--journal", dir.resolve("journal").toString());
+
+        assertEquals(1, run.exitCode(), run::toString);
+        assertTrue(run.err().contains("no such file"), run::toString);
+    }
+}

@@ -1,0 +1,138 @@
+package io.mdgate.journal;
+
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.status.Position;
+
+/**
+ * The journal's duty cycle: drains the ring the core fills through the {@link JournalPublisher}, appends each tick
+ * and packet to its queue, then publishes the gateway sequence of the last tick appended as the journaled position
+ * ({@link TickJournal#journaledSequence()}). A tick at or below that position is in the journal's files and survives
+ * a crash of the process. When a new cycle starts, old cycles beyond the retention are deleted.
+ * <p>
+ * {@link #onStart()} creates the queue appenders, so the agent must run its whole life on one thread (an
+ * {@code AgentRunner}, or an {@code AgentInvoker} on one thread). {@link #onClose()} drains what is left in the
+ * ring, then closes the appenders: stop publishing before closing the agent.
+ */
+public final class JournalAgent implements Agent
+{
+    private final JournalWriter writer;
+    private final RingBuffer ring;
+    private final int drainLimit;
+    private final Position journaled;
+    private final Retention retention;
+    private final SingleChronicleQueue ticks;
+    private final SingleChronicleQueue packets;
+    private final MessageHandler handler = this::onMessage;
+    private int lastCycle = Integer.MIN_VALUE;
+    private long cyclesDeleted;
+
+    JournalAgent(
+        final JournalWriter writer,
+        final RingBuffer ring,
+        final int drainLimit,
+        final Position journaled,
+        final Retention retention,
+        final SingleChronicleQueue ticks,
+        final SingleChronicleQueue packets)
+    {
+        this.writer = writer;
+        this.ring = ring;
+        this.drainLimit = drainLimit;
+        this.journaled = journaled;
+        this.retention = retention;
+        this.ticks = ticks;
+        this.packets = packets;
+    }
+
+    @Override
+    public void onStart()
+    {
+        writer.start();
+        applyRetention();
+    }
+
+    @Override
+    public int doWork()
+    {
+        final int work = ring.read(handler, drainLimit);
+        if (work > 0)
+        {
+            journaled.setRelease(writer.lastSequence());
+            if (writer.tickCycle() != lastCycle)
+            {
+                lastCycle = writer.tickCycle();
+                applyRetention();
+            }
+        }
+        return work;
+    }
+
+    @Override
+    public void onClose()
+    {
+        writer.start();
+        while (doWork() > 0)
+        {
+            Thread.onSpinWait();
+        }
+        writer.close();
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "journal";
+    }
+
+    /** @return ticks appended since the journal opened. */
+    public long ticksAppended()
+    {
+        return writer.ticksAppended();
+    }
+
+    /** @return packets appended since the journal opened. */
+    public long packetsAppended()
+    {
+        return writer.packetsAppended();
+    }
+
+    /** @return ticks refused because their sequence did not follow the last one journaled (a fault upstream). */
+    public long ticksOutOfSequence()
+    {
+        return writer.outOfSequence();
+    }
+
+    /** @return packet records refused as malformed. */
+    public long malformedPackets()
+    {
+        return writer.malformedPackets();
+    }
+
+    /** @return cycle files deleted by retention. */
+    public long cyclesDeleted()
+    {
+        return cyclesDeleted;
+    }
+
+    private void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        if (msgTypeId == JournalPublisher.TICK_MESSAGE)
+        {
+            writer.appendTick(buffer, index);
+        }
+        else if (msgTypeId == JournalPublisher.PACKET_MESSAGE)
+        {
+            writer.appendPacket(buffer, index, length);
+        }
+    }
+
+    private void applyRetention()
+    {
+        cyclesDeleted += retention.apply(ticks);
+        cyclesDeleted += retention.apply(packets);
+    }
+}

@@ -1,0 +1,105 @@
+package io.mdgate.journal;
+
+import io.mdgate.core.feed.PacketHandler;
+import io.mdgate.core.tick.TickHandler;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * The core's side of the journal: hands every tick and raw packet to the {@link JournalAgent} through a
+ * one-to-one ring, copying the bytes once. A tick goes as its 64 bytes; a packet as a
+ * {@link PacketRecordDescriptor} record.
+ * <p>
+ * Back-pressure: when the ring is full (the journal's disk is slower than the feed for longer than the ring covers)
+ * the publisher waits for space rather than lose a tick, counting each wait in {@link #backPressured()}; the
+ * feed's own buffers then absorb the delay. The agent must therefore run on another thread, or, where one thread
+ * drives both (tests, offline tools), be drained until idle before the ring can fill. A packet longer than {@link PacketRecordDescriptor#MAX_PAYLOAD_LENGTH}
+ * is not journaled and counted in {@link #oversizedPackets()}.
+ * <p>
+ * Allocation-free. Threading: one producer thread (the core's); the counters may be read from any thread as
+ * approximate values.
+ */
+public final class JournalPublisher implements TickHandler, PacketHandler
+{
+    static final int TICK_MESSAGE = 1;
+    static final int PACKET_MESSAGE = 2;
+
+    private final RingBuffer ring;
+    private final boolean recordPackets;
+    private volatile long backPressured;
+    private volatile long oversizedPackets;
+
+    JournalPublisher(final RingBuffer ring, final boolean recordPackets)
+    {
+        this.ring = ring;
+        this.recordPackets = recordPackets;
+    }
+
+    @Override
+    public void onTick(final DirectBuffer buffer, final int offset)
+    {
+        if (!ring.write(TICK_MESSAGE, buffer, offset, TickReplay.TICK_LENGTH))
+        {
+            waitToWrite(buffer, offset);
+        }
+    }
+
+    @Override
+    public void onPacket(
+        final int line, final DirectBuffer buffer, final int offset, final int length, final long receiveTimestampNanos)
+    {
+        if (!recordPackets)
+        {
+            return;
+        }
+        if (length > PacketRecordDescriptor.MAX_PAYLOAD_LENGTH || length < 0)
+        {
+            oversizedPackets++;
+            return;
+        }
+        final int recordLength = PacketRecordDescriptor.HEADER_LENGTH + length;
+        int index = ring.tryClaim(PACKET_MESSAGE, recordLength);
+        if (index < 0)
+        {
+            backPressured++;
+            do
+            {
+                Thread.onSpinWait();
+                index = ring.tryClaim(PACKET_MESSAGE, recordLength);
+            }
+            while (index < 0);
+        }
+        final AtomicBuffer record = ring.buffer();
+        record.putLong(index + PacketRecordDescriptor.RECEIVE_TIMESTAMP_OFFSET, receiveTimestampNanos,
+            ByteOrder.LITTLE_ENDIAN);
+        record.putInt(index + PacketRecordDescriptor.LINE_OFFSET, line, ByteOrder.LITTLE_ENDIAN);
+        record.putInt(index + PacketRecordDescriptor.LENGTH_OFFSET, length, ByteOrder.LITTLE_ENDIAN);
+        record.putBytes(index + PacketRecordDescriptor.HEADER_LENGTH, buffer, offset, length);
+        ring.commit(index);
+    }
+
+    /** @return times a tick or packet had to wait for space in the ring. */
+    public long backPressured()
+    {
+        return backPressured;
+    }
+
+    /** @return packets too long to journal. */
+    public long oversizedPackets()
+    {
+        return oversizedPackets;
+    }
+
+    private void waitToWrite(final DirectBuffer buffer, final int offset)
+    {
+        backPressured++;
+        do
+        {
+            Thread.onSpinWait();
+        }
+        while (!ring.write(TICK_MESSAGE, buffer, offset, TickReplay.TICK_LENGTH));
+    }
+}

@@ -1,0 +1,190 @@
+package io.mdgate.journal;
+
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.agrona.DirectBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * Appends records to the journal's queues: a tick as one 64-byte record in the tick queue, a packet as one
+ * {@link PacketRecordDescriptor} record in the packet queue. Each record is the raw bytes of one Chronicle document;
+ * it becomes visible to readers, and survives a crash of the process, when the document closes.
+ * <p>
+ * Only a tick whose gateway sequence follows the last one journaled is appended (the journal's first tick may have
+ * any sequence); any other is refused and counted, so the queue never holds a gap, a duplicate or a step back that
+ * a reader would have to report as damage.
+ * <p>
+ * Threading: the appenders are created by {@link #start()} and used only on the thread that called it.
+ */
+final class JournalWriter implements AutoCloseable
+{
+    static final int OK = 0;
+    static final int OUT_OF_SEQUENCE = -1;
+    static final int MALFORMED = -2;
+
+    private static final int TICK_LENGTH = TickReplay.TICK_LENGTH;
+
+    private final SingleChronicleQueue ticks;
+    private final SingleChronicleQueue packets;
+    private final CycleTimeProvider tickTime;
+    private final CycleTimeProvider packetTime;
+    private ExcerptAppender tickAppender;
+    private ExcerptAppender packetAppender;
+    private long lastSequence;
+    private long ticksAppended;
+    private long packetsAppended;
+    private long outOfSequence;
+    private long malformedPackets;
+
+    /**
+     * @param ticks        the tick queue, open for writing.
+     * @param packets      the packet queue, or null when packets are not recorded.
+     * @param tickTime     the tick queue's cycle clock.
+     * @param packetTime   the packet queue's cycle clock.
+     * @param lastSequence the last tick already journaled, {@link TickReplay#NO_SEQUENCE} for an empty journal.
+     */
+    JournalWriter(
+        final SingleChronicleQueue ticks,
+        final SingleChronicleQueue packets,
+        final CycleTimeProvider tickTime,
+        final CycleTimeProvider packetTime,
+        final long lastSequence)
+    {
+        this.ticks = ticks;
+        this.packets = packets;
+        this.tickTime = tickTime;
+        this.packetTime = packetTime;
+        this.lastSequence = lastSequence;
+    }
+
+    /** Creates the appenders on the calling thread, which becomes the writer thread. */
+    void start()
+    {
+        if (tickAppender == null)
+        {
+            tickAppender = ticks.createAppender();
+            packetAppender = packets == null ? null : packets.createAppender();
+        }
+    }
+
+    /**
+     * @param buffer holding a 64-byte tick.
+     * @param offset of its first byte.
+     * @return {@link #OK}, or {@link #OUT_OF_SEQUENCE} when its sequence does not follow the last one (not written).
+     */
+    int appendTick(final DirectBuffer buffer, final int offset)
+    {
+        final long sequence = buffer.getLong(offset + TickReplay.SEQUENCE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        if (lastSequence != TickReplay.NO_SEQUENCE && sequence != lastSequence + 1)
+        {
+            outOfSequence++;
+            return OUT_OF_SEQUENCE;
+        }
+        if (tickTime.isRecordTime())
+        {
+            tickTime.advanceTo(buffer.getLong(offset + TickReplay.EXCHANGE_TIME_OFFSET, ByteOrder.LITTLE_ENDIAN));
+        }
+        try (DocumentContext document = tickAppender.writingDocument())
+        {
+            copy(buffer, offset, TICK_LENGTH, document.wire().bytes());
+        }
+        lastSequence = sequence;
+        ticksAppended++;
+        return OK;
+    }
+
+    /**
+     * @param buffer holding a packet record laid out as in {@link PacketRecordDescriptor}.
+     * @param offset of the record's first byte.
+     * @param length of the whole record.
+     * @return {@link #OK}, or {@link #MALFORMED} when the record's length field disagrees with its length.
+     */
+    int appendPacket(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (packetAppender == null)
+        {
+            return OK;
+        }
+        if (length < PacketRecordDescriptor.HEADER_LENGTH ||
+            buffer.getInt(offset + PacketRecordDescriptor.LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN) !=
+            length - PacketRecordDescriptor.HEADER_LENGTH)
+        {
+            malformedPackets++;
+            return MALFORMED;
+        }
+        if (packetTime.isRecordTime())
+        {
+            packetTime.advanceTo(buffer.getLong(
+                offset + PacketRecordDescriptor.RECEIVE_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN));
+        }
+        try (DocumentContext document = packetAppender.writingDocument())
+        {
+            copy(buffer, offset, length, document.wire().bytes());
+        }
+        packetsAppended++;
+        return OK;
+    }
+
+    /** @return the tick queue's current cycle, or -1 before the first append. */
+    int tickCycle()
+    {
+        return tickAppender == null ? -1 : tickAppender.cycle();
+    }
+
+    long lastSequence()
+    {
+        return lastSequence;
+    }
+
+    long ticksAppended()
+    {
+        return ticksAppended;
+    }
+
+    long packetsAppended()
+    {
+        return packetsAppended;
+    }
+
+    long outOfSequence()
+    {
+        return outOfSequence;
+    }
+
+    long malformedPackets()
+    {
+        return malformedPackets;
+    }
+
+    @Override
+    public void close()
+    {
+        if (tickAppender != null)
+        {
+            tickAppender.close();
+            tickAppender = null;
+        }
+        if (packetAppender != null)
+        {
+            packetAppender.close();
+            packetAppender = null;
+        }
+    }
+
+    /** Copies bytes in native order both sides, so the record holds exactly the source bytes. */
+    private static void copy(final DirectBuffer buffer, final int offset, final int length, final Bytes<?> bytes)
+    {
+        int i = 0;
+        for (; i + Long.BYTES <= length; i += Long.BYTES)
+        {
+            bytes.writeLong(buffer.getLong(offset + i, ByteOrder.nativeOrder()));
+        }
+        for (; i < length; i++)
+        {
+            bytes.writeByte(buffer.getByte(offset + i));
+        }
+    }
+}

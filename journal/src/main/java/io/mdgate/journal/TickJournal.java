@@ -1,0 +1,229 @@
+package io.mdgate.journal;
+
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.agrona.concurrent.status.Position;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The gateway's journal of every tick and raw packet. Opening it checks the files (a truncated or inconsistent
+ * cycle file is refused with a {@link JournalDamagedException}) and finds the last tick journaled, so the
+ * normalizer can start at {@link #nextGatewaySequence()} and the gateway sequence runs on across restarts.
+ * <pre>
+ *   core thread:  Normalizer -> publisher() --(one-to-one ring)--> agent(): JournalAgent -> tick / packet queues
+ *                 ingress    -> publisher()                                 `-> journaledSequence()
+ * </pre>
+ * Threading: {@link #open(JournalContext)}, {@link #close()} on one (start-up) thread; {@link #publisher()} on the
+ * core thread; {@link #agent()} on its own thread; {@link #journaledSequence()} from any thread; one
+ * {@link #newTickReplay()} per reading thread.
+ */
+public final class TickJournal implements AutoCloseable
+{
+    private final Path directory;
+    private final JournalRollCycle rollCycle;
+    private final SingleChronicleQueue ticks;
+    private final SingleChronicleQueue packets;
+    private final long lastSequence;
+    private final Position journaled;
+    private final JournalPublisher publisher;
+    private final JournalAgent agent;
+
+    private TickJournal(
+        final JournalContext context,
+        final SingleChronicleQueue ticks,
+        final SingleChronicleQueue packets,
+        final CycleTimeProvider tickTime,
+        final CycleTimeProvider packetTime,
+        final long lastSequence)
+    {
+        this.directory = context.directory();
+        this.rollCycle = context.rollCycle();
+        this.ticks = ticks;
+        this.packets = packets;
+        this.lastSequence = lastSequence;
+        this.journaled = context.journaledPosition();
+        journaled.setRelease(lastSequence);
+        final OneToOneRingBuffer ring = new OneToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            context.ringCapacity() + RingBufferDescriptor.TRAILER_LENGTH, 64)));
+        final JournalWriter writer = new JournalWriter(ticks, packets, tickTime, packetTime, lastSequence);
+        this.publisher = new JournalPublisher(ring, packets != null);
+        this.agent = new JournalAgent(writer, ring, context.drainLimit(), journaled,
+            new Retention(context.retainCycles()), ticks, packets);
+    }
+
+    /**
+     * Opens the journal in the context's directory, creating it when absent.
+     *
+     * @param context the settings, validated here.
+     * @return the open journal.
+     * @throws JournalException        when the directory is not a journal or was made with another roll cycle.
+     * @throws JournalDamagedException when a file is damaged.
+     */
+    public static TickJournal open(final JournalContext context)
+    {
+        context.conclude();
+        final Path directory = context.directory();
+        prepare(directory, context.rollCycle());
+        ChronicleQueues.checkNotTruncated(JournalLayout.ticks(directory), context.rollCycle());
+        ChronicleQueues.checkNotTruncated(JournalLayout.packets(directory), context.rollCycle());
+
+        final CycleTimeProvider tickTime = new CycleTimeProvider(context.epochClock(), context.cycleClock());
+        final CycleTimeProvider packetTime = new CycleTimeProvider(context.epochClock(), context.cycleClock());
+        SingleChronicleQueue ticks = null;
+        SingleChronicleQueue packets = null;
+        try
+        {
+            ticks = ChronicleQueues.open(JournalLayout.ticks(directory), context.rollCycle(), tickTime, false);
+            packets = context.recordPackets() ?
+                ChronicleQueues.open(JournalLayout.packets(directory), context.rollCycle(), packetTime, false) : null;
+            final long lastSequence = lastTick(ticks);
+            tickTime.notBefore(newestCycleStart(ticks, context.rollCycle()));
+            if (packets != null)
+            {
+                packetTime.notBefore(newestCycleStart(packets, context.rollCycle()));
+            }
+            return new TickJournal(context, ticks, packets, tickTime, packetTime, lastSequence);
+        }
+        catch (final RuntimeException ex)
+        {
+            closeQuietly(ticks);
+            closeQuietly(packets);
+            throw ex;
+        }
+    }
+
+    public Path directory()
+    {
+        return directory;
+    }
+
+    public JournalRollCycle rollCycle()
+    {
+        return rollCycle;
+    }
+
+    /** @return the last tick journaled before this open, {@link TickReplay#NO_SEQUENCE} for an empty journal. */
+    public long lastSequenceAtOpen()
+    {
+        return lastSequence;
+    }
+
+    /** @return the gateway sequence the normalizer must give its first tick: one after the last journaled, or 1. */
+    public long nextGatewaySequence()
+    {
+        return lastSequence == TickReplay.NO_SEQUENCE ? 1 : lastSequence + 1;
+    }
+
+    /**
+     * @return the gateway sequence of the last tick in the journal's files (appended and visible to readers, and
+     * kept if the process dies), or {@link TickReplay#NO_SEQUENCE}. Any thread.
+     */
+    public long journaledSequence()
+    {
+        return journaled.getVolatile();
+    }
+
+    /** @return the handler the core publishes ticks and packets to. Core thread only. */
+    public JournalPublisher publisher()
+    {
+        return publisher;
+    }
+
+    /** @return the agent that appends; run it on one thread. */
+    public JournalAgent agent()
+    {
+        return agent;
+    }
+
+    /** @return a replay of this journal's ticks for the calling thread (e.g. consumer recovery); close it after. */
+    public TickReplay newTickReplay()
+    {
+        return new TickReplay(ticks);
+    }
+
+    /** @return a replay of this journal's raw packets, or one that finds none when packets are not recorded. */
+    public PacketReplay newPacketReplay()
+    {
+        return new PacketReplay(packets);
+    }
+
+    /** Closes the queues. Close the agent first (its runner), so what was published is appended. */
+    @Override
+    public void close()
+    {
+        closeQuietly(packets);
+        ticks.close();
+    }
+
+    private static void prepare(final Path directory, final JournalRollCycle rollCycle)
+    {
+        try
+        {
+            if (Files.exists(JournalLayout.manifest(directory)))
+            {
+                final JournalManifest manifest = JournalManifest.read(directory);
+                if (manifest.rollCycle() != rollCycle)
+                {
+                    throw new JournalException("journal " + directory + " was created with roll cycle " +
+                        manifest.rollCycle() + ", not " + rollCycle + "; open it with " + manifest.rollCycle() +
+                        " or record into a new directory");
+                }
+                return;
+            }
+            Files.createDirectories(directory);
+            try (Stream<Path> entries = Files.list(directory))
+            {
+                if (entries.findAny().isPresent())
+                {
+                    throw new JournalException(directory + " is not empty and not an mdgate journal (it has no " +
+                        JournalLayout.MANIFEST + "); give a new or empty directory");
+                }
+            }
+            Files.createDirectories(JournalLayout.ticks(directory));
+            Files.createDirectories(JournalLayout.packets(directory));
+            new JournalManifest(rollCycle).write(directory);
+        }
+        catch (final IOException ex)
+        {
+            throw new JournalException("cannot create the journal " + directory + ": " + ex, ex);
+        }
+    }
+
+    private static long lastTick(final SingleChronicleQueue ticks)
+    {
+        try (TickReplay replay = new TickReplay(ticks))
+        {
+            final List<CycleSummary> cycles = replay.cycles();
+            for (int i = cycles.size() - 1; i >= 0; i--)
+            {
+                if (cycles.get(i).records() > 0)
+                {
+                    return cycles.get(i).lastSequence();
+                }
+            }
+            return TickReplay.NO_SEQUENCE;
+        }
+    }
+
+    private static long newestCycleStart(final SingleChronicleQueue queue, final JournalRollCycle rollCycle)
+    {
+        final int[] cycles = ChronicleQueues.cycles(queue);
+        return cycles.length == 0 ? 0 : cycles[cycles.length - 1] * rollCycle.lengthMillis();
+    }
+
+    private static void closeQuietly(final SingleChronicleQueue queue)
+    {
+        if (queue != null)
+        {
+            queue.close();
+        }
+    }
+}
