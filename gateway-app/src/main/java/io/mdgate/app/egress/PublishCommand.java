@@ -15,6 +15,8 @@ import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.publisher.PublisherCounters;
 import io.mdgate.egress.transport.EgressTransport;
 import io.mdgate.egress.transport.TransportException;
+import io.mdgate.journal.JournalReader;
+import io.mdgate.journal.TickReplay;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Command;
@@ -41,7 +43,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * {@code mdgate publish}: runs the egress publisher fed by a generated ITCH 5.0 session that goes through ITCH
  * decode, order books and the normalizer in this process, on one thread, paced to {@code --rate} messages per
- * second. Ticks are kept in an in-memory archive that answers consumers' recovery (until the journal does). Waits
+ * second, or by the ticks of a journal ({@code --journal DIR}, which then also answers consumers' recovery).
+ * Generated ticks are kept in an in-memory archive that answers recovery. Waits
  * for {@code --wait-consumers} consumers before the session starts, lingers after it so consumers can finish, and
  * prints a summary. The consumers allowed are given by {@code --token NAME=TOKEN} or a {@code --tokens} file.
  */
@@ -50,8 +53,9 @@ import java.util.concurrent.locks.LockSupport;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Publish a generated ITCH session's ticks through the egress publisher to consumers.",
-        "Multicast stream, per-consumer rings and top-of-book tables, recovery from an in-memory archive." })
+        "Publish ticks through the egress publisher to consumers, from a generated session or a journal.",
+        "Multicast stream, per-consumer rings and top-of-book tables; recovery from the journal (--journal) or " +
+            "from an in-memory archive of the generated session." })
 public final class PublishCommand implements Callable<Integer>
 {
     @Spec
@@ -82,6 +86,11 @@ public final class PublishCommand implements Callable<Integer>
     @Option(names = "--rate", paramLabel = "MSG_PER_S", defaultValue = "100000",
         description = "Messages per second of wall time; 0 as fast as possible (default ${DEFAULT-VALUE}).")
     long rate;
+
+    @Option(names = "--journal", paramLabel = "DIR",
+        description = "Publish every tick of this journal (from 'mdgate record' or the gateway) instead of a " +
+            "generated session, and answer recovery from it; --rate is then ticks per second.")
+    Path journal;
 
     @Option(names = "--archive-ticks", paramLabel = "N", defaultValue = "4194304",
         description = "Most recent ticks kept for recovery, a power of two (default ${DEFAULT-VALUE}, 64 B each).")
@@ -129,9 +138,17 @@ public final class PublishCommand implements Callable<Integer>
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         final EgressTransport transport = transportOptions.open(spec);
-        final TickArchive archive = new TickArchive(archiveTicks);
-        context.transport(transport).recoverySource(archive);
-        try (transport; StopSignal signal = new StopSignal(); EgressPublisher publisher = new EgressPublisher(context))
+        final JournalReader reader = openJournal(err);
+        if (journal != null && reader == null)
+        {
+            transport.close();
+            return 1;
+        }
+        final TickArchive archive = reader == null ? new TickArchive(archiveTicks) : null;
+        final TickReplay recovery = reader == null ? null : reader.newTickReplay().markReplayed(true);
+        context.transport(transport).recoverySource(reader == null ? archive : recovery::replay);
+        try (transport; reader; StopSignal signal = new StopSignal();
+            EgressPublisher publisher = new EgressPublisher(context))
         {
             stop = signal;
             err.println("mdgate publish: serving on " + publisher.controlEndpoint() + ", stream " + streamId +
@@ -142,7 +159,8 @@ public final class PublishCommand implements Callable<Integer>
                 return 1;
             }
             final long start = System.nanoTime();
-            final long messagesSent = run(publisher, archive, simulation);
+            final long messagesSent = reader == null ?
+                run(publisher, archive, simulation) : runJournal(publisher, reader);
             final long elapsed = System.nanoTime() - start;
             linger(publisher);
             out.println(summary(publisher, messagesSent, elapsed));
@@ -275,6 +293,53 @@ public final class PublishCommand implements Callable<Integer>
         }
         publisher.flush();
         return sequence - 1;
+    }
+
+    /** @return the journal, opened for reading, or null (and why, printed) when it cannot be read or none given. */
+    private JournalReader openJournal(final PrintWriter err)
+    {
+        if (journal == null)
+        {
+            return null;
+        }
+        try
+        {
+            return JournalReader.open(journal);
+        }
+        catch (final RuntimeException ex)
+        {
+            err.println("mdgate publish: cannot read journal " + journal + ": " + ex.getMessage());
+            err.flush();
+            return null;
+        }
+    }
+
+    /** Publishes the journal's ticks in sequence order, paced to --rate ticks/s. @return ticks read. */
+    private long runJournal(final EgressPublisher publisher, final JournalReader reader)
+    {
+        final long start = System.nanoTime();
+        final long[] sent = new long[1];
+        try (TickReplay source = reader.newTickReplay())
+        {
+            if (source.count() > 0)
+            {
+                source.replay(source.firstSequence(), source.lastSequence(), (buffer, offset) ->
+                {
+                    if (!stop.running())
+                    {
+                        return;
+                    }
+                    publisher.onTick(buffer, offset);
+                    if ((++sent[0] & 15) == 0)
+                    {
+                        publisher.doWork();
+                        pace(publisher, start, sent[0]);
+                    }
+                });
+            }
+        }
+        publisher.flush();
+        return sent[0];
     }
 
     private void pace(final EgressPublisher publisher, final long start, final long sent)

@@ -1,7 +1,10 @@
 package io.mdgate.app.egress;
 
 import org.junit.jupiter.api.AfterEach;
+import io.mdgate.app.journal.RecordCommand;
+import io.mdgate.app.sim.SimCommand;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.IOException;
@@ -90,6 +93,36 @@ class EgressCommandsTest
             "\\| latency us p50 .* p99 .* p99.9 .* max .*"), stats.get(stats.size() - 1));
         assertTrue(publish.out.toString().contains("30000 messages ->"), publish.out.toString());
         assertTrue(publish.out.toString().contains("consumers welcomed 2"), publish.out.toString());
+    }
+
+    @Test
+    void shouldPublishAJournalAndRecoverFromItSoAConsumerGetsEverySequence(@TempDir final Path dir) throws Exception
+    {
+        final Path pcap = dir.resolve("s.pcap");
+        final Path journal = dir.resolve("journal");
+        assertEquals(0, new Run(new SimCommand()).execute("--messages", "20000", "--instruments", "10",
+            "--pcap", pcap.toString()));
+        final Run record = new Run(new RecordCommand());
+        assertEquals(0, record.execute(pcap.toString(), "--journal", journal.toString()), record.err.toString());
+
+        final Run publish = new Run(new PublishCommand());
+        final Future<Integer> publisher = threads.submit(() -> publish.execute("--shm-instance", instance,
+            "--journal", journal.toString(), "--token", "late=t1", "--rate", "50000", "--wait-consumers", "1",
+            "--linger-ms", "3000"));
+        final Run late = new Run(new ConsumeCommand());
+        final Future<Integer> consumer = threads.submit(() -> late.execute("--shm-instance", instance,
+            "--consumer", "late", "--token", "t1", "--all", "--resume-from", "1", "--duration", "10"));
+
+        assertEquals(0, publisher.get(60, TimeUnit.SECONDS), publish.err.toString());
+        assertEquals(0, consumer.get(60, TimeUnit.SECONDS), late.err.toString());
+        final List<String> ticks = lines(late.out);
+        final long published = Long.parseLong(publish.out.toString().replaceAll("(?s).*last sequence (\\d+).*", "$1"));
+        assertTrue(published > 20000, publish.out.toString());
+        assertEquals(published, ticks.size(), late.err.toString());
+        for (int i = 0; i < ticks.size(); i++)
+        {
+            assertTrue(ticks.get(i).startsWith("{\"gatewaySequence\": " + (i + 1) + ","), ticks.get(i));
+        }
     }
 
     @Test

@@ -104,6 +104,8 @@ public final class EgressConsumer implements AutoCloseable
     private MulticastSubscription subscriptionChannel;
     private TickHandler handler;
     private long lastDelivered;
+    /** A resume point was given: even sequence 1 (nothing delivered yet) is asked for, not only what is live. */
+    private boolean resuming;
     private long nowNanos;
     private long receiptEpochNanos;
     private long lastControlPollNanos;
@@ -126,6 +128,7 @@ public final class EgressConsumer implements AutoCloseable
         this.ring = new RingReader(this, counters);
         this.stream = new StreamReader(this, counters, context.pendingTicks());
         this.lastDelivered = Math.max(0, context.resumeFromSequence() - 1);
+        this.resuming = context.resumeFromSequence() > 0;
     }
 
     /**
@@ -395,10 +398,10 @@ public final class EgressConsumer implements AutoCloseable
         else
         {
             subscriptionChannel = transport.addSubscription(message.streamId());
-            stream.start(message.streamId(), lastDelivered > 0 ? lastDelivered + 1 : nextSequence);
+            stream.start(message.streamId(), lastDelivered > 0 || resuming ? lastDelivered + 1 : nextSequence);
         }
         sendSubscriptions();
-        resyncDue = context.path() == DeliveryPath.RING && lastDelivered > 0;
+        resyncDue = context.path() == DeliveryPath.RING && (lastDelivered > 0 || resuming);
     }
 
     private void sendSubscriptions()
