@@ -73,14 +73,14 @@ public final class DecodeCommand implements Callable<Integer>
         names = "--format",
         paramLabel = "FORMAT",
         defaultValue = "auto",
-        converter = FormatConverter.class,
+        converter = CaptureOptionConverters.FormatConverter.class,
         description = "auto (default: detect from the content), daily, zero-prefixed, pcap (pcap or pcapng).")
     private ItchFileFormat format;
 
     @Option(
         names = "--line-a",
         paramLabel = "GROUP:PORT",
-        converter = EndpointConverter.class,
+        converter = CaptureOptionConverters.EndpointConverter.class,
         description = "Destination of the A line in a capture, e.g. 233.54.12.111:26477. Default: the first " +
             "MoldUDP64 destination seen.")
     private UdpEndpoint lineA;
@@ -88,7 +88,7 @@ public final class DecodeCommand implements Callable<Integer>
     @Option(
         names = "--line-b",
         paramLabel = "GROUP:PORT",
-        converter = EndpointConverter.class,
+        converter = CaptureOptionConverters.EndpointConverter.class,
         description = "Destination of the B line. Default: the second MoldUDP64 destination seen.")
     private UdpEndpoint lineB;
 
@@ -286,46 +286,5 @@ public final class DecodeCommand implements Callable<Integer>
 
         /** Prints the final best bid/offer of the most active instruments as text, after the summary. */
         void printBookText(PrintWriter out);
-    }
-
-    /** Converts {@code --format} values; {@code auto} is null (detect from the content). */
-    static final class FormatConverter implements CommandLine.ITypeConverter<ItchFileFormat>
-    {
-        @Override
-        public ItchFileFormat convert(final String value)
-        {
-            switch (value)
-            {
-                case "auto":
-                    return null;
-                case "daily":
-                    return ItchFileFormat.DAILY;
-                case "zero-prefixed":
-                    return ItchFileFormat.ZERO_PREFIXED;
-                case "pcap":
-                case "pcapng":
-                    return ItchFileFormat.PCAP;
-                default:
-                    throw new CommandLine.TypeConversionException(
-                        "'" + value + "' is not a format; expected auto, daily, zero-prefixed or pcap");
-            }
-        }
-    }
-
-    /** Converts {@code GROUP:PORT} values. */
-    static final class EndpointConverter implements CommandLine.ITypeConverter<UdpEndpoint>
-    {
-        @Override
-        public UdpEndpoint convert(final String value)
-        {
-            try
-            {
-                return UdpEndpoint.parse(value);
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new CommandLine.TypeConversionException(ex.getMessage());
-            }
-        }
     }
 }

@@ -26,6 +26,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
+import io.mdgate.app.CaptureOptionConverters;
+import io.mdgate.app.CaptureOptionConverters.EndpointConverter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -94,11 +96,11 @@ public final class RecordCommand implements Callable<Integer>
         description = "auto (default: detect), daily, zero-prefixed, pcap.")
     private String format;
 
-    @Option(names = "--line-a", paramLabel = "GROUP:PORT", converter = ReplayCommand.EndpointConverter.class,
+    @Option(names = "--line-a", paramLabel = "GROUP:PORT", converter = EndpointConverter.class,
         description = "Destination of the A line in a capture (default: the first MoldUDP64 destination seen).")
     private UdpEndpoint lineA;
 
-    @Option(names = "--line-b", paramLabel = "GROUP:PORT", converter = ReplayCommand.EndpointConverter.class,
+    @Option(names = "--line-b", paramLabel = "GROUP:PORT", converter = EndpointConverter.class,
         description = "Destination of the B line (default: the second MoldUDP64 destination seen).")
     private UdpEndpoint lineB;
 
@@ -288,7 +290,7 @@ public final class RecordCommand implements Callable<Integer>
     {
         try
         {
-            return new FormatConverter().convert(format);
+            return new CaptureOptionConverters.FormatConverter().convert(format);
         }
         catch (final CommandLine.TypeConversionException ex)
         {
@@ -410,30 +412,6 @@ public final class RecordCommand implements Callable<Integer>
             }
             processor.receiveTimestamp(receiveTime).lineB(line == LineArbiter.LINE_B);
             publisher.onPacket(line, buffer, offset, length, receiveTime);
-        }
-    }
-
-    /** Converts {@code --format} values; {@code auto} is null (detect from the content). */
-    static final class FormatConverter implements CommandLine.ITypeConverter<ItchFileFormat>
-    {
-        @Override
-        public ItchFileFormat convert(final String value)
-        {
-            switch (value)
-            {
-                case "auto":
-                    return null;
-                case "daily":
-                    return ItchFileFormat.DAILY;
-                case "zero-prefixed":
-                    return ItchFileFormat.ZERO_PREFIXED;
-                case "pcap":
-                case "pcapng":
-                    return ItchFileFormat.PCAP;
-                default:
-                    throw new CommandLine.TypeConversionException(
-                        "'" + value + "' is not a format; expected auto, daily, zero-prefixed or pcap");
-            }
         }
     }
 }

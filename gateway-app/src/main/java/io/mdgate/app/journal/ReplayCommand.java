@@ -13,6 +13,7 @@ import io.mdgate.journal.PacketReplay;
 import io.mdgate.journal.ReplayPacer;
 import io.mdgate.journal.TickReplay;
 import org.agrona.concurrent.UnsafeBuffer;
+import io.mdgate.app.CaptureOptionConverters.EndpointConverter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -440,23 +441,6 @@ public final class ReplayCommand implements Callable<Integer>
             try
             {
                 return TimeArgument.parse(value);
-            }
-            catch (final IllegalArgumentException ex)
-            {
-                throw new CommandLine.TypeConversionException(ex.getMessage());
-            }
-        }
-    }
-
-    /** Converts {@code ADDRESS:PORT} arguments. */
-    static final class EndpointConverter implements CommandLine.ITypeConverter<UdpEndpoint>
-    {
-        @Override
-        public UdpEndpoint convert(final String value)
-        {
-            try
-            {
-                return UdpEndpoint.parse(value);
             }
             catch (final IllegalArgumentException ex)
             {
