@@ -32,7 +32,7 @@ export MDGATE_SOFTROCE_CACHE ?= /var/cache/mdgate/softroce
 SOFTROCE_TIMEOUT ?= 1500
 SOFTROCE_NATIVE  ?=
 
-.PHONY: help setup build test test-unit test-softroce demo bench clean
+.PHONY: help setup build test test-unit test-softroce demo bench bench-ingress clean
 
 help: ## List the targets.
 	@echo "mdgate make targets (README.md explains each):"
@@ -76,6 +76,10 @@ bench: setup ## Run the JMH benchmarks with the project's JVM flags; results und
 	    -rf json -rff $$run/jmh.json '$(BENCH)' | tee $$run/jmh.txt; \
 	ln -sfn $$(basename $$run) $(BENCH_DIR)/latest; \
 	echo "bench: results in $$run (also $(BENCH_DIR)/latest)"
+
+bench-ingress: setup ## Highest loss-free rate, af_xdp vs kernel-socket ingress on one veth pair (root; not in `make test`).
+	$(MAVEN) -DskipTests -pl gateway-app -am package
+	benchmarks/ingress-lossfree.sh
 
 clean: ## Remove every build output (module target/ folders, demo and bench results).
 	$(MAVEN) -q clean
