@@ -163,8 +163,14 @@ public final class IngressCommand implements Callable<Integer>
     private List<String> ealArguments = new ArrayList<>();
 
     @Option(names = "--idle-ms", paramLabel = "MS", defaultValue = "1000",
-        description = "Stop when no packet came for this long (default ${DEFAULT-VALUE}).")
+        description = "Stop when no packet came for this long after the first one, once no gap is in recovery " +
+            "(default ${DEFAULT-VALUE}).")
     private long idleMillis;
+
+    @Option(names = "--start-wait-ms", paramLabel = "MS", defaultValue = "10000",
+        description = "Stop when no first packet came in this long; 0 waits until --max-seconds " +
+            "(default ${DEFAULT-VALUE}).")
+    private long startWaitMillis;
 
     @Option(names = "--max-seconds", paramLabel = "S", defaultValue = "0",
         description = "Stop after this long in any case; 0 (default) for no limit.")
@@ -251,9 +257,16 @@ public final class IngressCommand implements Callable<Integer>
                 (retransmitServer != null ? ", re-requests to " + retransmitServer : ", no re-request server"));
             err.flush();
             final IngressRun run = new IngressRun(ingress, session, TimeUnit.MILLISECONDS.toNanos(idleMillis),
-                TimeUnit.SECONDS.toNanos(maxSeconds));
+                TimeUnit.MILLISECONDS.toNanos(startWaitMillis), TimeUnit.SECONDS.toNanos(maxSeconds));
             elapsedNanos = runUntilDone(run);
             failure = run.failure();
+            if (failure == 0 && !run.receivedAny())
+            {
+                err.println("mdgate ingress: no packet of " + ingressLines + " came from " + source + " in " +
+                    TimeUnit.NANOSECONDS.toMillis(elapsedNanos) + " ms; is the feed sending, and on this interface? " +
+                    "(--start-wait-ms sets how long to wait for the first packet)");
+                err.flush();
+            }
             ingress.close();
             stats = ingress.stats();
         }
@@ -359,10 +372,10 @@ public final class IngressCommand implements Callable<Integer>
 
     private FeedSession.Context sessionContext()
     {
-        if (idleMillis < 1 || maxSeconds < 0)
+        if (idleMillis < 1 || startWaitMillis < 0 || maxSeconds < 0)
         {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                "--idle-ms must be 1 or more and --max-seconds 0 or more");
+                "--idle-ms must be 1 or more, --start-wait-ms and --max-seconds 0 or more");
         }
         if (firstSequence < 0 || gapWaitMicros < 0 || retryIntervalMicros < 1 || maxRetries < 0)
         {
