@@ -127,8 +127,8 @@ class FeedRecoveryNetnsTest
                 "--lines", "A=" + GROUP_A + ":" + PORT + ",B=" + GROUP_B + ":" + PORT,
                 "--retransmit", FeedNamespaces.EXCHANGE_RECOVERY_ADDRESS + ":" + RETRANSMIT_PORT,
                 "--first-sequence", "1", "--gap-wait-us", "1000", "--retry-interval-us", "20000",
-                "--max-retries", "50", "--idle-ms", "4000", "--start-wait-ms", "60000", "--max-seconds", "150", "--json"),
-                ingressOut);
+                "--max-retries", "50", "--idle-ms", "4000", "--start-wait-ms", "60000", "--max-seconds", "150",
+                "--json"), ingressOut);
             awaitStarted(ingressOut, ingress);
 
             final Path simOut = dir.resolve("sim.out");
