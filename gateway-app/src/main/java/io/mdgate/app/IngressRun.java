@@ -8,8 +8,8 @@ import io.mdgate.ingress.Ingress;
  * the ingress into the session; until nothing arrived for the idle time after the first packet while no gap was
  * in recovery (the source is exhausted), no first packet came within the start wait, the run's time limit passed,
  * or {@link #stop()} was called (Ctrl-C). The idle clock starts at the first packet, so a feed that starts late
- * (its sender slow to come up on a loaded host) is not mistaken for one that ended. Busy-spins on the thread that calls {@link #run()}, which
- * must be the ingress's receive thread; {@link #stop()} may be called from any thread.
+ * (its sender slow to come up on a loaded host) is not mistaken for one that ended. Busy-spins on the thread that
+ * calls {@link #run()}, which must be the ingress's receive thread; {@link #stop()} may be called from any thread.
  */
 final class IngressRun
 {
