@@ -102,6 +102,21 @@ public final class MoldUdp64Framer
         listener.onPacket(Math.max(timestamp, lastSentTimestamp), packet, 0, length);
     }
 
+    /**
+     * Sends the end-of-session packet once more, as a server does while it stays up after the session: a receiver
+     * that lost the first one (and the last data packets with it) still learns where the session ended, and can
+     * re-request the tail.
+     *
+     * @param timestamp exchange time of the repeat, not before the session's end.
+     */
+    public void repeatEndOfSession(final long timestamp)
+    {
+        final int length = encoder.endOfSession(nextSequence);
+        endOfSessionPackets++;
+        lastSentTimestamp = Math.max(timestamp, lastSentTimestamp);
+        listener.onPacket(lastSentTimestamp, packet, 0, length);
+    }
+
     private void heartbeatsUntil(final long timestamp)
     {
         if (lastSentTimestamp < 0)

@@ -90,7 +90,7 @@ public final class SimulationRun
                 }
             }
             framer.finish(generator.timestamp());
-            linger();
+            linger(framer, generator.timestamp());
             final long sendFailures = output instanceof MulticastPacketOutput live ? live.sendFailures() : 0;
             return new SimSummary(settings.simulation().seed(), settings.simulation().instruments(),
                 generator.messagesGenerated(), counts(generator), settings.session(), framer.nextSequence() - 1,
@@ -152,15 +152,27 @@ public final class SimulationRun
         }
     }
 
-    private void linger()
+    /**
+     * Answers re-requests for the linger time, repeating the end-of-session packet on both lines every heartbeat
+     * interval meanwhile, so that a receiver that lost the tail of the session learns of it and can ask for it.
+     */
+    private void linger(final MoldUdp64Framer framer, final long endTimestamp)
     {
         if (null == server)
         {
             return;
         }
-        final long deadline = System.nanoTime() + settings.lingerNanos();
-        while (System.nanoTime() - deadline < 0)
+        final long start = System.nanoTime();
+        final long deadline = start + settings.lingerNanos();
+        long nextEnd = start + settings.heartbeatNanos();
+        long now;
+        while ((now = System.nanoTime()) - deadline < 0)
         {
+            if (now - nextEnd >= 0)
+            {
+                framer.repeatEndOfSession(endTimestamp + (now - start));
+                nextEnd += settings.heartbeatNanos();
+            }
             if (server.poll() == 0)
             {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));

@@ -103,4 +103,24 @@ class MoldUdp64FramerTest
         assertEquals(1, framer.endOfSessionPackets());
         assertEquals(List.of(1L, 2L), decoded.sequences);
     }
+
+    @Test
+    void shouldRepeatTheEndOfSessionWithTheSameNextSequenceAndNoEarlierTimestamp()
+    {
+        final RecordedPackets recorded = new RecordedPackets();
+        final MoldUdp64Framer framer = new MoldUdp64Framer(SESSION, 1_472, 0, 10_000, SECOND, recorded);
+        message.putByte(0, (byte)'B');
+        framer.onMessage(10 * SECOND, message, 0, 19);
+        framer.finish(10 * SECOND);
+        framer.repeatEndOfSession(11 * SECOND);
+        framer.repeatEndOfSession(5 * SECOND);
+
+        final RecordedPackets.Decoded decoded = RecordedPackets.decodePackets(recorded.packets);
+        assertEquals(3, decoded.endOfSession);
+        assertEquals(3, framer.endOfSessionPackets());
+        assertEquals(2, decoded.endOfSessionNextSequence);
+        assertEquals(List.of(1L), decoded.sequences, "no data repeated");
+        assertEquals(List.of(10 * SECOND, 10 * SECOND, 11 * SECOND, 11 * SECOND),
+            recorded.packets.stream().map(RecordedPackets.Packet::timestamp).toList().subList(0, 4));
+    }
 }
