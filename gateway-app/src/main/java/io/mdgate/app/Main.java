@@ -2,6 +2,10 @@ package io.mdgate.app;
 
 import java.util.concurrent.Callable;
 
+import io.mdgate.app.config.CoresCommand;
+import io.mdgate.app.config.DoctorCommand;
+import io.mdgate.app.config.MapCommand;
+import io.mdgate.app.config.PortsCommand;
 import io.mdgate.app.egress.ConsumeCommand;
 import io.mdgate.app.egress.PublishCommand;
 import io.mdgate.app.journal.JournalCommand;
@@ -35,7 +39,8 @@ import picocli.CommandLine.Spec;
     footer = "%nRun 'mdgate help COMMAND' for the options of a command.",
     subcommands = {
         SimCommand.class, DecodeCommand.class, IngressCommand.class, RecordCommand.class, ReplayCommand.class,
-        JournalCommand.class, PublishCommand.class, ConsumeCommand.class, CommandLine.HelpCommand.class })
+        JournalCommand.class, PublishCommand.class, ConsumeCommand.class, MapCommand.class, CoresCommand.class,
+        PortsCommand.class, DoctorCommand.class, CommandLine.HelpCommand.class })
 public final class Main implements Callable<Integer>
 {
     @Spec
