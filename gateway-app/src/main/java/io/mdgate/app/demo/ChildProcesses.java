@@ -35,12 +35,35 @@ public final class ChildProcesses implements AutoCloseable
      * @return the started process.
      * @throws UncheckedIOException when it cannot be started.
      */
-    public synchronized Child start(final String name, final List<String> command, final Path log)
+    public Child start(final String name, final List<String> command, final Path log)
+    {
+        return start(name, command, log, null);
+    }
+
+    /**
+     * Starts a process with no standard input, its standard error appended to {@code log} and its standard output
+     * written to {@code stdout} (or appended to the log too when null).
+     *
+     * @param name    what the process is, for messages.
+     * @param command the program and its arguments.
+     * @param log     file for its standard error.
+     * @param stdout  file for its standard output, or null.
+     * @return the started process.
+     * @throws UncheckedIOException when it cannot be started.
+     */
+    public synchronized Child start(final String name, final List<String> command, final Path log, final Path stdout)
     {
         final ProcessBuilder builder = new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        if (null == stdout)
+        {
+            builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        }
+        else
+        {
+            builder.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectOutput(ProcessBuilder.Redirect.to(stdout.toFile()));
+        }
         try
         {
             final Child child = new Child(name, builder.start(), log);

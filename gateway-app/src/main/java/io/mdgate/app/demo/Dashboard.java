@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * gateway adds later shows up without a change here: {@code feed.<line>.<name>} as a table of lines,
  * {@code feed.gaps.<name>} on one line, {@code journal.*}, {@code egress.*} with a table of
  * {@code egress.consumer.<name>.<metric>} (and {@code demo.consumer.<name>.<metric>}, the demo's own consumers),
- * {@code latency.<stage>.<percentile>_ns} as a table in microseconds, everything else under "other". Stateless and
+ * {@code latency.<stage>.<percentile>_ns} as a table in microseconds (values of labels ending {@code _ns}),
+ * everything else under "other"; the feed line table keeps to a few columns so that the frame fits one screen. Stateless and
  * thread-safe; allocates (it runs once a second).
  */
 public final class Dashboard
@@ -26,11 +27,15 @@ public final class Dashboard
 
     private static final Set<String> RATE_NAMES = Set.of(
         "packets", "messages", "ticks", "delivered", "published", "received", "sent", "appended", "position", "bytes");
-    private static final Pattern FEED_LINE = Pattern.compile("feed\\.([A-Za-z0-9]{1,2})\\.([^.]+)");
+    private static final Pattern FEED_LINE = Pattern.compile("feed\\.([A-Z]|recovery)\\.([^.]+)");
+    /** Columns of the feed line table; the others stay for {@code mdgate stat}, to keep one screen. */
+    private static final Set<String> LINE_COLUMNS = Set.of(
+        "packets", "messages", "duplicates", "gaps_opened", "gaps_lost", "stale_periods");
     private static final Pattern CONSUMER = Pattern.compile("(?:egress|demo)\\.consumers?\\.([^.]+)\\.([^.]+)");
-    private static final Pattern LATENCY = Pattern.compile("latency\\.([^.]+(?:\\.[^.]+)*)\\.(p[0-9]+|max|min|mean)(?:_ns)?");
+    private static final Pattern LATENCY = Pattern.compile("latency\\.(.+)\\.(p[0-9]+_ns|max_ns|min_ns|mean_ns|samples)");
     private static final int MAX_OTHER = 12;
     private static final int WIDTH = 100;
+    private static final String NANOS = "_ns";
 
     private Dashboard()
     {
@@ -51,20 +56,20 @@ public final class Dashboard
         final Set<String> shown = new LinkedHashSet<>();
         final Rates rates = new Rates(now, previous, seconds);
 
-        table(out, "feed lines", FEED_LINE, now, shown, rates, false, "line");
+        table(out, "feed lines", FEED_LINE, now, shown, rates, "line", LINE_COLUMNS);
         flat(out, "gaps", "feed.gaps.", now, shown, rates);
         flat(out, "feed", "feed.", now, shown, rates);
         flat(out, "journal", "journal.", now, shown, rates);
-        table(out, "consumers", CONSUMER, now, shown, rates, false, "consumer");
+        table(out, "consumers", CONSUMER, now, shown, rates, "consumer", null);
         flat(out, "egress", "egress.", now, shown, rates);
-        table(out, "latency (us)", LATENCY, now, shown, rates, true, "stage");
+        table(out, "latency (us)", LATENCY, now, shown, rates, "stage", null);
         other(out, now, shown);
         return out.toString();
     }
 
     private static void table(final StringBuilder out, final String title, final Pattern pattern,
-        final Map<String, Long> now, final Set<String> shown, final Rates rates, final boolean micros,
-        final String rowHeading)
+        final Map<String, Long> now, final Set<String> shown, final Rates rates, final String rowHeading,
+        final Set<String> onlyColumns)
     {
         final Map<String, Map<String, String>> rows = new LinkedHashMap<>();
         final Set<String> columns = new LinkedHashSet<>();
@@ -76,10 +81,16 @@ public final class Dashboard
                 continue;
             }
             shown.add(entry.getKey());
-            columns.add(m.group(2));
-            final String cell = micros ? String.format(Locale.ROOT, "%.1f", entry.getValue() / 1_000.0) :
+            if (null != onlyColumns && !onlyColumns.contains(m.group(2)))
+            {
+                continue;
+            }
+            final boolean nanos = m.group(2).endsWith(NANOS);
+            final String column = nanos ? m.group(2).substring(0, m.group(2).length() - NANOS.length()) : m.group(2);
+            columns.add(column);
+            final String cell = nanos ? String.format(Locale.ROOT, "%.1f", entry.getValue() / 1_000.0) :
                 rates.withRate(entry.getKey(), m.group(2));
-            rows.computeIfAbsent(m.group(1), r -> new LinkedHashMap<>()).put(m.group(2), cell);
+            rows.computeIfAbsent(m.group(1), r -> new LinkedHashMap<>()).put(column, cell);
         }
         if (rows.isEmpty())
         {
