@@ -82,6 +82,7 @@ public record DemoSummary(IngressMode mode, long seconds, long rate, long elapse
             simulator.put("packetsDropped", Map.of("A", sim.path("faults").path("A").path("lost").asLong(),
                 "B", sim.path("faults").path("B").path("lost").asLong()));
             simulator.put("rerequestsAnswered", sim.path("retransmit").path("answered").asLong());
+            simulator.put("elapsedMillis", sim.path("elapsedMillis").asLong());
         }
         root.put("simulator", simulator);
         final Map<String, Object> gateway = new LinkedHashMap<>();
