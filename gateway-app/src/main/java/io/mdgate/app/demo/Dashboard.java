@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 /**
  * Renders the demo's one-screen dashboard from a snapshot of counters (dotted label to value, as in the gateway's
  * counters file) and the snapshot before it, for rates. Labels are grouped by their shape, so a counter the
- * gateway adds later shows up without a change here: {@code feed.<line>.<name>} as a table of lines,
+ * gateway adds later shows up without a change here: {@code ingress.*} on a few lines,
+ * {@code feed.<line>.<name>} as a table of lines,
  * {@code feed.gaps.<name>} on one line, {@code journal.*}, {@code egress.*} with a table of
  * {@code egress.consumer.<name>.<metric>} (and {@code demo.consumer.<name>.<metric>}, the demo's own consumers),
  * {@code latency.<stage>.<percentile>_ns} as a table in microseconds (values of labels ending {@code _ns}),
@@ -56,6 +57,7 @@ public final class Dashboard
         final Set<String> shown = new LinkedHashSet<>();
         final Rates rates = new Rates(now, previous, seconds);
 
+        flat(out, "ingress", "ingress.", now, shown, rates);
         table(out, "feed lines", FEED_LINE, now, shown, rates, "line", LINE_COLUMNS);
         flat(out, "gaps", "feed.gaps.", now, shown, rates);
         flat(out, "feed", "feed.", now, shown, rates);
