@@ -1,0 +1,44 @@
+package io.mdgate.app.config;
+
+import java.util.List;
+
+/**
+ * A configuration file that cannot be used: its message lists every problem found, one a line, each with the key
+ * path (e.g. {@code feed.lines[1].group}), what is wrong and what would be right. Immutable.
+ */
+public final class ConfigException extends RuntimeException
+{
+    private static final long serialVersionUID = 1L;
+
+    private final transient List<String> problems;
+
+    /**
+     * @param source   where the configuration came from, e.g. its file name.
+     * @param problems every problem, at least one.
+     */
+    public ConfigException(final String source, final List<String> problems)
+    {
+        super(message(source, problems));
+        this.problems = List.copyOf(problems);
+    }
+
+    /**
+     * @return every problem, one a string, in the order found.
+     */
+    public List<String> problems()
+    {
+        return problems;
+    }
+
+    private static String message(final String source, final List<String> problems)
+    {
+        final StringBuilder text = new StringBuilder();
+        text.append(source).append(": ").append(problems.size())
+            .append(1 == problems.size() ? " problem" : " problems");
+        for (final String problem : problems)
+        {
+            text.append(System.lineSeparator()).append("  ").append(problem);
+        }
+        return text.toString();
+    }
+}
