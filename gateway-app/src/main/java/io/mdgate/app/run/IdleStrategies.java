@@ -1,5 +1,6 @@
 package io.mdgate.app.run;
 
+import io.mdgate.app.config.GatewayConfig;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -7,14 +8,9 @@ import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
-import java.util.Locale;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
-/**
- * Makes a core's idle strategy from its configuration text: {@code busy-spin}, {@code yield}, {@code backoff},
- * {@code sleep:<duration>} (also {@code park:<duration>}) or {@code market-hours}; a duration is a number with
- * {@code ns}, {@code us}, {@code ms} or {@code s}, e.g. {@code 1ms}. Not thread-safe; start-up only.
- */
+/** Makes each core's idle strategy from its {@code idle} setting. Start-up only. */
 final class IdleStrategies
 {
     private IdleStrategies()
@@ -22,95 +18,22 @@ final class IdleStrategies
     }
 
     /**
-     * @param spec        the core's {@code idle}.
-     * @param marketHours the schedule for {@code market-hours} (copied per thread), null when none is configured.
-     * @param outside     the {@code [market_hours] outside} text, e.g. {@code park:1ms}.
+     * @param idle        the core's {@code idle}.
+     * @param marketHours the market hours (copied for the thread) for {@code market-hours}.
+     * @param outsidePark {@code [market_hours] outside}: the park between polls outside market hours.
      * @return a new strategy for one thread.
-     * @throws IllegalArgumentException saying what is wrong and what would be right.
      */
-    static IdleStrategy parse(final String spec, final MarketHours marketHours, final String outside)
+    static IdleStrategy of(final GatewayConfig.Idle idle, final MarketHours marketHours, final Duration outsidePark)
     {
-        final String text = spec.trim().toLowerCase(Locale.ROOT);
-        if (text.equals("market-hours"))
+        return switch (idle.kind())
         {
-            if (marketHours == null)
-            {
-                throw new IllegalArgumentException("idle = \"market-hours\" needs a [market_hours] section " +
-                    "(zone, open, close, outside)");
-            }
-            final IdleStrategy parked = parse(outside, null, null);
-            if (parked instanceof BusySpinIdleStrategy || parked instanceof MarketHoursIdleStrategy)
-            {
-                throw new IllegalArgumentException("[market_hours] outside must idle with a bounded wake-up, e.g. " +
-                    "\"park:1ms\", was \"" + outside + "\"");
-            }
-            return new MarketHoursIdleStrategy(new BusySpinIdleStrategy(), parked, marketHours.copy(),
+            case BUSY_SPIN -> new BusySpinIdleStrategy();
+            case YIELD -> new YieldingIdleStrategy();
+            case BACKOFF -> new BackoffIdleStrategy();
+            case SLEEP -> new SleepingIdleStrategy(idle.sleep().toNanos());
+            case MARKET_HOURS -> new MarketHoursIdleStrategy(new BusySpinIdleStrategy(),
+                new SleepingIdleStrategy(Math.max(1, outsidePark.toNanos())), marketHours.copy(),
                 SystemEpochClock.INSTANCE, MarketHoursIdleStrategy.DEFAULT_BUSY_AFTER_WORK_NANOS);
-        }
-        if (text.equals("busy-spin"))
-        {
-            return new BusySpinIdleStrategy();
-        }
-        if (text.equals("yield"))
-        {
-            return new YieldingIdleStrategy();
-        }
-        if (text.equals("backoff"))
-        {
-            return new BackoffIdleStrategy();
-        }
-        if (text.startsWith("sleep:") || text.startsWith("park:"))
-        {
-            return new SleepingIdleStrategy(parseDuration(text.substring(text.indexOf(':') + 1), spec));
-        }
-        throw new IllegalArgumentException("idle strategy \"" + spec + "\" is not one of busy-spin, yield, backoff, " +
-            "sleep:<duration> (e.g. sleep:1ms), park:<duration>, market-hours");
-    }
-
-    /** @return nanoseconds of a duration such as {@code 100us} or {@code 1ms}. */
-    static long parseDuration(final String text, final String context)
-    {
-        final String t = text.trim().toLowerCase(Locale.ROOT);
-        final TimeUnit unit;
-        final int suffix;
-        if (t.endsWith("ns"))
-        {
-            unit = TimeUnit.NANOSECONDS;
-            suffix = 2;
-        }
-        else if (t.endsWith("us"))
-        {
-            unit = TimeUnit.MICROSECONDS;
-            suffix = 2;
-        }
-        else if (t.endsWith("ms"))
-        {
-            unit = TimeUnit.MILLISECONDS;
-            suffix = 2;
-        }
-        else if (t.endsWith("s"))
-        {
-            unit = TimeUnit.SECONDS;
-            suffix = 1;
-        }
-        else
-        {
-            throw new IllegalArgumentException("\"" + context + "\": duration \"" + text + "\" needs a unit, " +
-                "e.g. 500us, 1ms, 2s");
-        }
-        try
-        {
-            final long value = Long.parseLong(t.substring(0, t.length() - suffix).trim());
-            if (value < 1)
-            {
-                throw new NumberFormatException();
-            }
-            return unit.toNanos(value);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException("\"" + context + "\": duration \"" + text + "\" must be a positive " +
-                "whole number with a unit, e.g. 500us, 1ms, 2s");
-        }
+        };
     }
 }

@@ -22,7 +22,7 @@ final class MarketHoursIdleStrategy implements IdleStrategy
     private final MarketHours hours;
     private final EpochClock clock;
     private final long busyAfterWorkNanos;
-    private long nextCheckNanos = Long.MIN_VALUE;
+    private long nextCheckNanos;
     private long lastWorkNanos = Long.MIN_VALUE / 2;
     private boolean marketOpen;
 
@@ -39,6 +39,7 @@ final class MarketHoursIdleStrategy implements IdleStrategy
         this.hours = hours;
         this.clock = clock;
         this.busyAfterWorkNanos = busyAfterWorkNanos;
+        nextCheckNanos = System.nanoTime();
     }
 
     @Override

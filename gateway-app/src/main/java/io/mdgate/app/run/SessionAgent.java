@@ -2,10 +2,13 @@ package io.mdgate.app.run;
 
 import io.mdgate.app.run.counters.CounterType;
 import io.mdgate.app.run.counters.CountersFileWriter;
+import io.mdgate.core.book.OrderBooks;
 import io.mdgate.core.feed.FeedSession;
 import io.mdgate.core.feed.MessageProcessor;
 import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.core.mold.MoldUdp64Descriptor;
+import io.mdgate.core.tick.ExchangeClock;
+import io.mdgate.core.tick.Normalizer;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.tick.sbe.EventType;
 import io.mdgate.egress.TickRing;
@@ -63,20 +66,22 @@ final class SessionAgent implements Agent, TickHandler
     private long refused;
 
     /**
+     * @param sessionContext  the feed session's settings; its outputs are set here.
+     * @param books           the order books.
+     * @param exchangeClock   turns ITCH times into epoch times.
+     * @param firstSequence   the gateway sequence of the first tick (one after the journal's last).
      * @param acceptedSession the MoldUDP64 session to accept (10 bytes), or null for the first one seen.
      * @param journal         the journal's tick handler, or null when the journal is off.
      * @param journalPackets  the journal's packet handler, or null.
      */
-    SessionAgent(final RingBuffer packetRing, final int drainLimit, final FeedSession session,
-        final MessageProcessor processor, final byte[] acceptedSession, final TickHandler journal,
-        final PacketHandler journalPackets, final TickRing egressRing, final TickStamps stamps,
-        final MarketState marketState, final EpochNanoClock clock, final StageLatency latency,
-        final CountersFileWriter counters)
+    SessionAgent(final RingBuffer packetRing, final int drainLimit, final FeedSession.Context sessionContext,
+        final OrderBooks books, final ExchangeClock exchangeClock, final long firstSequence,
+        final byte[] acceptedSession, final TickHandler journal, final PacketHandler journalPackets,
+        final TickRing egressRing, final TickStamps stamps, final MarketState marketState,
+        final EpochNanoClock clock, final StageLatency latency, final CountersFileWriter counters)
     {
         this.packetRing = packetRing;
         this.drainLimit = drainLimit;
-        this.session = session;
-        this.processor = processor;
         this.acceptedSession = acceptedSession;
         this.journal = journal;
         this.journalPackets = journalPackets;
@@ -85,12 +90,24 @@ final class SessionAgent implements Agent, TickHandler
         this.marketState = marketState;
         this.clock = clock;
         this.latency = latency;
+        processor = new MessageProcessor(new Normalizer(books, exchangeClock, this, firstSequence));
+        session = new FeedSession(sessionContext
+            .messageHandler(processor)
+            .gapHandler(processor)
+            .packetContextHandler(processor));
+        processor.packetDecoder(session.decoder());
         feedCounters = new FeedCountersPublisher(session, counters);
         ticks = counters.newCounter("session.ticks", CounterType.TOTAL);
         lastSequence = counters.newCounter("session.last_sequence", CounterType.POSITION);
         egressDropped = counters.newCounter("egress.ring.dropped", CounterType.TOTAL);
         malformedMessages = counters.newCounter("session.malformed_messages", CounterType.TOTAL);
         refusedSession = counters.newCounter("feed.refused_session_packets", CounterType.TOTAL);
+    }
+
+    /** @return the feed session; read it only on the agent's thread, or after the agent closed. */
+    FeedSession session()
+    {
+        return session;
     }
 
     @Override
