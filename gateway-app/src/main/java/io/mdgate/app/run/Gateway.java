@@ -416,7 +416,8 @@ public final class Gateway implements AutoCloseable
     {
         final FeedSession.Context context = new FeedSession.Context()
             .gapWaitNanos(TimeUnit.MILLISECONDS.toNanos(feed.gapWaitMs()))
-            .staleLineNanos(TimeUnit.MILLISECONDS.toNanos(feed.staleAfterMs()));
+            .staleLineNanos(TimeUnit.MILLISECONDS.toNanos(feed.staleAfterMs()))
+            .retryIntervalNanos(TimeUnit.MILLISECONDS.toNanos(feed.retryIntervalMs()));
         feed.retransmit().ifPresent(address -> context.requester(track(new UdpRetransmitRequester(address))));
         return context;
     }
