@@ -61,6 +61,7 @@ public final class DemoCommand implements Callable<Integer>
     private static final long CONSUMERS_CONNECT_TIMEOUT_MS = 30_000;
     private static final long DRAIN_TIMEOUT_MS = 30_000;
     private static final int RETRANSMIT_PORT = 26478;
+    private static final int SIGTERM_EXIT = 143;
 
     @Spec
     CommandSpec spec;
@@ -327,6 +328,13 @@ public final class DemoCommand implements Callable<Integer>
             {
                 return;
             }
+            for (final DemoConsumer consumer : consumers)
+            {
+                if (null != consumer.error())
+                {
+                    throw new DemoFailure("consumer " + consumer.spec().name() + " failed: " + consumer.error());
+                }
+            }
             if (!gateway.process().isAlive())
             {
                 throw new DemoFailure("the gateway exited (code " + gateway.process().exitValue() + ") while the " +
@@ -458,7 +466,8 @@ public final class DemoCommand implements Callable<Integer>
             }
         }
         final List<String> problems = new ArrayList<>();
-        if (gatewayExit != 0)
+        // run stops on SIGTERM through a shutdown hook, so the JVM's exit code is 128 + 15 after a clean stop
+        if (gatewayExit != 0 && gatewayExit != SIGTERM_EXIT)
         {
             problems.add("the gateway exited with code " + gatewayExit + " after SIGTERM (see " +
                 dir.resolve("logs/gateway.log") + ")");

@@ -71,7 +71,9 @@ public record DemoConfig(
         toml.append("session = \"\"\n");
         toml.append("gap_wait_ms = 2\n");
         toml.append("retransmit = ").append(quote(retransmit)).append('\n');
-        toml.append("stale_after_ms = 2000\n\n");
+        toml.append("stale_after_ms = 2000\n");
+        // the demo shares two CPUs between exchange, gateway and consumers: an answer may take tens of ms
+        toml.append("retry_interval_ms = 25\n\n");
         line(toml, "A", groupA);
         line(toml, "B", groupB);
         if (mode == IngressMode.NETNS_DPDK)

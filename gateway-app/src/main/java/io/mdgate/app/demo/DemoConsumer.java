@@ -106,6 +106,13 @@ public final class DemoConsumer implements Runnable, TickHandler
         return connected;
     }
 
+    /** @return why it stopped early (rejected, failed), or null while it runs or when it stopped cleanly. */
+    public String error()
+    {
+        final Result r = result;
+        return null == r ? null : r.error();
+    }
+
     /** @return ticks delivered so far. */
     public long delivered()
     {
@@ -175,7 +182,7 @@ public final class DemoConsumer implements Runnable, TickHandler
     private EgressConsumer connect(final EgressTransport transport)
     {
         final ConsumerContext context = new ConsumerContext().name(spec.name()).token(spec.token()).path(spec.path())
-            .ringSlots(spec.path() == DeliveryPath.RING ? (spec.slow() ? 4096 : 65536) : 0)
+            .ringSlots(spec.path() == DeliveryPath.RING ? (spec.slow() ? 4096 : 16384) : 0)
             .resumeFromSequence(1)
             .connectTimeoutNanos(TimeUnit.SECONDS.toNanos(1))
             .eventLog(message -> { });

@@ -1,5 +1,6 @@
 package io.mdgate.app.demo;
 
+import io.mdgate.app.run.RunCommand;
 import io.mdgate.app.sim.SimCommand;
 import picocli.CommandLine;
 
@@ -20,7 +21,8 @@ import java.util.function.Supplier;
 public final class DemoLauncher
 {
     private static final Map<String, Supplier<Callable<Integer>>> COMMANDS = Map.of(
-        "sim", SimCommand::new);
+        "sim", SimCommand::new,
+        "run", RunCommand::new);
 
     private DemoLauncher()
     {

@@ -17,7 +17,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Reads HdrHistogram interval logs into one {@link LatencySeries} per file (and per tag when a file mixes tags).
+ * Reads HdrHistogram interval logs into one {@link LatencySeries} per file, named by the file or, when all its
+ * intervals carry one tag, by that tag; a file that mixes tags gives one series per tag ({@code file/tag}).
  * Not thread-safe; a start-up tool, it allocates freely.
  */
 public final class HlogFiles
@@ -105,8 +106,10 @@ public final class HlogFiles
         {
             series.add(new LatencySeries(base, new Histogram(3), 0));
         }
-        byTag.forEach((tag, total) ->
-            series.add(new LatencySeries(tag.isEmpty() ? base : base + "/" + tag, total, counts.get(tag))));
+        // a log of one tagged stage is named by its tag; a log mixing tags gets one series per tag
+        final boolean single = byTag.size() == 1;
+        byTag.forEach((tag, total) -> series.add(new LatencySeries(
+            tag.isEmpty() ? base : single ? tag : base + "/" + tag, total, counts.get(tag))));
         return series;
     }
 
