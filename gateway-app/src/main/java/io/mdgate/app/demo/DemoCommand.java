@@ -142,7 +142,7 @@ public final class DemoCommand implements Callable<Integer>
                 final ChildProcesses.Child sim = children.start("simulator", inside(mode, network[0], true,
                     DemoLauncher.javaCommand("sim", simArguments(mode, network[0]))), dir.resolve("logs/sim.log"),
                     dir.resolve("logs/sim.json"));
-                watch(screen, mode, counters, consumers, gateway, sim, startMs);
+                watch(screen, mode, counters, consumers, gateway, sim, System.currentTimeMillis());
                 drain(counters, consumers, gateway);
             }
             final List<DemoConsumer.Result> results = new ArrayList<>();
@@ -348,7 +348,7 @@ public final class DemoCommand implements Callable<Integer>
 
     private void watch(final PrintWriter screen, final IngressMode mode, final CountersFile counters,
         final List<DemoConsumer> consumers, final ChildProcesses.Child gateway, final ChildProcesses.Child sim,
-        final long startMs) throws InterruptedException
+        final long sendStartMs) throws InterruptedException
     {
         final boolean interactive = null != System.console() && !noDashboard;
         final long end = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(duration * 2 + 60);
@@ -372,13 +372,13 @@ public final class DemoCommand implements Callable<Integer>
             final Map<String, Long> now = values(counters, consumers);
             if (interactive)
             {
-                screen.print(Dashboard.CLEAR_SCREEN + Dashboard.render(header(mode, gateway, sim, startMs), now,
+                screen.print(Dashboard.CLEAR_SCREEN + Dashboard.render(header(mode, gateway, sim, sendStartMs), now,
                     previous, (nowMs - previousMs) / 1e3));
                 screen.flush();
             }
             else if (!noDashboard && nowMs >= nextLine)
             {
-                screen.println(progressLine(now, startMs));
+                screen.println(progressLine(now, sendStartMs));
                 screen.flush();
                 nextLine = nowMs + 5_000;
             }
@@ -427,18 +427,18 @@ public final class DemoCommand implements Callable<Integer>
     }
 
     private List<String> header(final IngressMode mode, final ChildProcesses.Child gateway,
-        final ChildProcesses.Child sim, final long startMs)
+        final ChildProcesses.Child sim, final long sendStartMs)
     {
         return List.of(
             "mdgate demo: " + mode.description(),
-            String.format(Locale.ROOT, "%d s of %d, %,d msg/s, loss %.2f%% of packets per line | gateway pid %d, " +
-                "simulator pid %d | Ctrl-C stops", (System.currentTimeMillis() - startMs) / 1000, duration, rate,
+            String.format(Locale.ROOT, "sending %d s of %d, %,d msg/s, loss %.2f%% of packets per line | gateway pid " +
+                "%d, simulator pid %d | Ctrl-C stops", (System.currentTimeMillis() - sendStartMs) / 1000, duration, rate,
                 loss * 100, gateway.pid(), sim.pid()));
     }
 
     private static String progressLine(final Map<String, Long> now, final long startMs)
     {
-        return String.format(Locale.ROOT, "mdgate demo: %3d s | published %,d | gaps opened %,d, lost %,d | " +
+        return String.format(Locale.ROOT, "mdgate demo: sending %3d s | published %,d | gaps opened %,d, lost %,d | " +
             "journal ticks %,d", (System.currentTimeMillis() - startMs) / 1000,
             now.getOrDefault("egress.ticks_published", 0L), now.getOrDefault("feed.gaps.opened", 0L),
             now.getOrDefault("feed.gaps.lost", 0L), now.getOrDefault("journal.ticks", 0L));

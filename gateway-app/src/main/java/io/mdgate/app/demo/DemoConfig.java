@@ -82,7 +82,7 @@ public record DemoConfig(
             toml.append("eal_args = [").append(EAL_ARGS.stream().map(DemoConfig::quote)
                 .collect(Collectors.joining(", "))).append("]\n\n");
             toml.append("[[ports]]\nname = \"p0\"\ndriver = \"dpdk\"\n");
-            toml.append("vdev = ").append(quote("net_af_packet0,iface=" + ingressDevice + ",framecnt=16384"))
+            toml.append("vdev = ").append(quote("net_af_packet0,iface=" + ingressDevice + ",framecnt=32768"))
                 .append("\nqueues = 1\n\n");
         }
         else

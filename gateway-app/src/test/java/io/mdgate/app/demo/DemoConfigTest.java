@@ -31,7 +31,7 @@ class DemoConfigTest
         assertEquals(Path.of("/tmp/demo-x/hlog"), config.gateway().hlogDir());
         assertEquals(Path.of("/tmp/demo-x/journal"), config.journal().dir());
         assertEquals(GatewayConfig.Driver.DPDK, config.ports().get(0).driver());
-        assertEquals("net_af_packet0,iface=mdg123g,framecnt=16384", config.ports().get(0).vdev());
+        assertEquals("net_af_packet0,iface=mdg123g,framecnt=32768", config.ports().get(0).vdev());
         assertEquals(DemoConfig.EAL_ARGS, config.dpdk().ealArgs());
         assertEquals(2, config.feed().lines().size());
         assertEquals("/10.79.0.1:26478", config.feed().retransmit().orElseThrow().toString());
