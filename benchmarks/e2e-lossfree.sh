@@ -67,7 +67,7 @@ for rate in "${rates[@]}"; do
     fi
     read -r published opened filled lost ok <<<"$(jq -r '"\(.messagesPublished) \(.gaps.opened) \(.gaps.filled) \(.gaps.lost) \(.ok)"' "$json")"
     latency=$(jq -r '.latencyNanos.ingress_to_consumer // {} | "\((.p50 // 0) / 1000) / \((.p99 // 0) / 1000) / \((.["p99.9"] // 0) / 1000) / \((.max // 0) / 1000)"' "$json")
-    simrate=$(jq -r 'if (.simulator.elapsedMillis // 0) > 0 then (.simulator.messages * 1000 / .simulator.elapsedMillis | floor) else "-" end' "$json")
+    simrate=$(jq -r '.simulator.achievedRate // "-"' "$json")
     if [[ $ok == true ]]; then
         verdict=loss-free
         if ((failed == 0)); then best=$rate; fi

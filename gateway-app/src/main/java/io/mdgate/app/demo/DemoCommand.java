@@ -10,6 +10,8 @@ import io.mdgate.app.run.counters.CountersFile;
 import io.mdgate.app.run.counters.CountersSnapshot;
 import io.mdgate.app.sim.SimulatorSettings;
 import io.mdgate.egress.consumer.DeliveryPath;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
 import io.mdgate.ingress.DpdkNative;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,6 +20,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -62,6 +66,9 @@ public final class DemoCommand implements Callable<Integer>
     private static final long DRAIN_TIMEOUT_MS = 30_000;
     private static final int RETRANSMIT_PORT = 26478;
     private static final int SIGTERM_EXIT = 143;
+    private static final long SIM_LINGER_MS = 3_000;
+    /** The demo's own latency log, beside the gateway's stage logs: ingress receive to consumer delivery. */
+    static final String END_TO_END_LOG = "ingress_to_consumer.hlog";
 
     @Spec
     CommandSpec spec;
@@ -97,6 +104,7 @@ public final class DemoCommand implements Callable<Integer>
     boolean noDashboard;
 
     private final ObjectMapper mapper = new ObjectMapper();
+    private long sendMillis;
 
     @Override
     public Integer call()
@@ -142,7 +150,9 @@ public final class DemoCommand implements Callable<Integer>
                 final ChildProcesses.Child sim = children.start("simulator", inside(mode, network[0], true,
                     DemoLauncher.javaCommand("sim", simArguments(mode, network[0]))), dir.resolve("logs/sim.log"),
                     dir.resolve("logs/sim.json"));
-                watch(screen, mode, counters, consumers, gateway, sim, System.currentTimeMillis());
+                final long sendStartMs = System.currentTimeMillis();
+                watch(screen, mode, counters, consumers, gateway, sim, sendStartMs);
+                sendMillis = Math.max(1, System.currentTimeMillis() - sendStartMs - SIM_LINGER_MS);
                 drain(counters, consumers, gateway);
             }
             final List<DemoConsumer.Result> results = new ArrayList<>();
@@ -269,7 +279,7 @@ public final class DemoCommand implements Callable<Integer>
             "--max-idle-ms", "20",
             "--serve-retransmits", Integer.toString(RETRANSMIT_PORT),
             "--retransmit-address", mode.namespaces() ? DemoNetwork.EXCHANGE_ADDRESS : "127.0.0.1",
-            "--linger-ms", "3000",
+            "--linger-ms", Long.toString(SIM_LINGER_MS),
             "--json"));
         return args;
     }
@@ -507,8 +517,36 @@ public final class DemoCommand implements Callable<Integer>
         {
             problems.add("the simulator printed no summary (see " + dir.resolve("logs/sim.log") + ")");
         }
-        return new DemoSummary(mode, duration, rate, System.currentTimeMillis() - startMs, sim, finalCounters,
-            results, stages, config.journalDir(), problems);
+        final DemoSummary summary = new DemoSummary(mode, duration, rate, System.currentTimeMillis() - startMs,
+            sendMillis, sim, finalCounters, results, stages, config.journalDir(), problems);
+        writeEndToEndLog(config.hlogDir(), summary.endToEnd());
+        return summary;
+    }
+
+    /** Adds the consumers' ingress-to-consumer latency to the gateway's stage logs, for {@code mdgate report}. */
+    private static void writeEndToEndLog(final Path hlogDir, final Histogram endToEnd)
+    {
+        if (endToEnd.getTotalCount() == 0)
+        {
+            return;
+        }
+        try
+        {
+            Files.createDirectories(hlogDir);
+            try (PrintStream stream = new PrintStream(Files.newOutputStream(hlogDir.resolve(END_TO_END_LOG)), false,
+                StandardCharsets.US_ASCII))
+            {
+                final HistogramLogWriter writer = new HistogramLogWriter(stream);
+                writer.outputLogFormatVersion();
+                writer.outputLegend();
+                endToEnd.setTag("ingress_to_consumer");
+                writer.outputIntervalHistogram(endToEnd);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write " + hlogDir.resolve(END_TO_END_LOG), ex);
+        }
     }
 
     private JsonNode readJson(final Path file)

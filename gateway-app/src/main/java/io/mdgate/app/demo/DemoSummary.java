@@ -23,6 +23,7 @@ import java.util.Map;
  * @param seconds    the requested duration.
  * @param rate       the requested message rate.
  * @param elapsedMs  wall-clock time of the whole run.
+ * @param sendMs     wall-clock time the simulator took to send the session (its start-up included).
  * @param sim        the simulator's JSON summary, or null when it printed none.
  * @param counters   the gateway's counters at the end.
  * @param consumers  what each consumer received.
@@ -30,7 +31,7 @@ import java.util.Map;
  * @param journalDir the journal left behind.
  * @param problems   what went wrong (empty on a clean run).
  */
-public record DemoSummary(IngressMode mode, long seconds, long rate, long elapsedMs, JsonNode sim,
+public record DemoSummary(IngressMode mode, long seconds, long rate, long elapsedMs, long sendMs, JsonNode sim,
     Map<String, Long> counters, List<DemoConsumer.Result> consumers, List<LatencySeries> stages, Path journalDir,
     List<String> problems)
 {
@@ -82,7 +83,8 @@ public record DemoSummary(IngressMode mode, long seconds, long rate, long elapse
             simulator.put("packetsDropped", Map.of("A", sim.path("faults").path("A").path("lost").asLong(),
                 "B", sim.path("faults").path("B").path("lost").asLong()));
             simulator.put("rerequestsAnswered", sim.path("retransmit").path("answered").asLong());
-            simulator.put("elapsedMillis", sim.path("elapsedMillis").asLong());
+            simulator.put("sendMillis", sendMs);
+            simulator.put("achievedRate", sendMs > 0 ? sim.path("messages").asLong() * 1000 / sendMs : 0);
         }
         root.put("simulator", simulator);
         final Map<String, Object> gateway = new LinkedHashMap<>();
@@ -175,9 +177,10 @@ public record DemoSummary(IngressMode mode, long seconds, long rate, long elapse
         {
             out.append(String.format(Locale.ROOT,
                 "  simulator: %,d messages in %,d / %,d packets (A / B), %,d / %,d packets dropped on purpose, " +
-                "%,d re-requests answered%n", sim.path("messages").asLong(), sim.path("packets").path("A").asLong(),
+                "%,d re-requests answered; sent in %.1f s%n", sim.path("messages").asLong(), sim.path("packets").path("A").asLong(),
                 sim.path("packets").path("B").asLong(), sim.path("faults").path("A").path("lost").asLong(),
-                sim.path("faults").path("B").path("lost").asLong(), sim.path("retransmit").path("answered").asLong()));
+                sim.path("faults").path("B").path("lost").asLong(), sim.path("retransmit").path("answered").asLong(),
+                sendMs / 1e3));
         }
         final Map<String, Long> gaps = gaps();
         out.append(String.format(Locale.ROOT,

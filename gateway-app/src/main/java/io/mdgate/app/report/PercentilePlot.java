@@ -13,6 +13,7 @@ import org.jfree.chart.plot.XYPlot;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
+import java.awt.Color;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -60,6 +61,9 @@ public final class PercentilePlot
         final JFreeChart chart = ChartFactory.createXYLineChart(title, "percentile", "latency (us)", dataset,
             PlotOrientation.VERTICAL, true, false, false);
         final XYPlot plot = chart.getXYPlot();
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         final LogAxis percentileAxis = new LogAxis("percentile");
         percentileAxis.setBase(10);
         percentileAxis.setTickUnit(new NumberTickUnit(1));

@@ -61,6 +61,8 @@ class DemoRunTest
         }
         assertEquals(4, count);
         assertTrue(Files.isDirectory(dir.resolve("journal")), "the journal stays for replay");
+        assertTrue(Files.size(dir.resolve("hlog").resolve(DemoCommand.END_TO_END_LOG)) > 0,
+            "the end-to-end latency is logged beside the stages' for mdgate report");
         final long pid = ProcessHandle.current().pid();
         if (null == DemoNetwork.unavailableReason())
         {
