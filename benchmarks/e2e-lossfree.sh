@@ -66,7 +66,7 @@ for rate in "${rates[@]}"; do
         continue
     fi
     read -r published opened filled lost ok <<<"$(jq -r '"\(.messagesPublished) \(.gaps.opened) \(.gaps.filled) \(.gaps.lost) \(.ok)"' "$json")"
-    latency=$(jq -r '.latencyNanos.ingress_to_consumer // {} | "\((.p50 // 0) / 1000) / \((.p99 // 0) / 1000) / \((.["p99.9"] // 0) / 1000) / \((.max // 0) / 1000)"' "$json")
+    latency=$(jq -r '.latencyNanos.ingress_to_consumer // {} | [.p50, .p99, .["p99.9"], .max] | map(((. // 0) / 100 | floor) / 10) | map(tostring) | join(" / ")' "$json")
     simrate=$(jq -r '.simulator.achievedRate // "-"' "$json")
     if [[ $ok == true ]]; then
         verdict=loss-free
