@@ -35,13 +35,44 @@ public final class CoreMapValidator
     }
 
     /**
+     * What a finding is about, for programs that treat some differently (an edit in progress may leave agents
+     * unplaced).
+     */
+    public enum Check
+    {
+        /** The host's CPUs could not be read. */
+        HOST_UNKNOWN,
+        /** There is no {@code [[cores]]} entry. */
+        EMPTY_MAP,
+        /** A core's CPU does not exist. */
+        CPU_MISSING,
+        /** A core's CPU is offline. */
+        CPU_OFFLINE,
+        /** A busy thread on a CPU that is not isolated. */
+        NOT_ISOLATED,
+        /** Several cores on one CPU. */
+        SHARED_CPU,
+        /** Busy threads on hyperthread siblings. */
+        SIBLINGS,
+        /** An ingress on another NUMA node than its port's NIC. */
+        NUMA,
+        /** An agent (a port's queue, or any other) mapped twice. */
+        MAPPED_TWICE,
+        /** An agent the configuration needs is on no core. */
+        AGENT_MISSING,
+        /** An agent the configuration does not have. */
+        AGENT_UNKNOWN
+    }
+
+    /**
      * One problem of a core map.
      *
      * @param severity error or warning.
      * @param where    the key path, e.g. {@code cores[1].cpu}.
      * @param message  what is wrong and what would be right.
+     * @param check    what it is about.
      */
-    public record Finding(Severity severity, String where, String message)
+    public record Finding(Severity severity, String where, String message, Check check)
     {
         @Override
         public String toString()
@@ -67,7 +98,7 @@ public final class CoreMapValidator
         {
             findings.add(new Finding(Severity.ERROR, "cores", "the core map is empty; add [[cores]] entries that " +
                 "place every agent: " + names(config.requiredAgents()) + " (e.g. `mdgate map --agent session " +
-                "--core 1`)"));
+                "--core 1`)", Check.EMPTY_MAP));
             return findings;
         }
         checkCpus(config, topology, strict, findings);
@@ -94,7 +125,7 @@ public final class CoreMapValidator
         if (topology.presentCpus().isEmpty())
         {
             findings.add(new Finding(Severity.WARNING, "cores", "the host's CPUs cannot be read from " +
-                "/sys/devices/system/cpu; the CPUs of the map are not checked"));
+                "/sys/devices/system/cpu; the CPUs of the map are not checked", Check.HOST_UNKNOWN));
             return;
         }
         for (int i = 0; i < config.cores().size(); i++)
@@ -105,13 +136,13 @@ public final class CoreMapValidator
             if (!topology.exists(cpu))
             {
                 findings.add(new Finding(Severity.ERROR, where, "CPU " + cpu + " does not exist on this host; " +
-                    "use one of its online CPUs: " + online));
+                    "use one of its online CPUs: " + online, Check.CPU_MISSING));
             }
             else if (!topology.isOnline(cpu))
             {
                 findings.add(new Finding(Severity.ERROR, where, "CPU " + cpu + " is offline; bring it online " +
                     "(echo 1 > /sys/devices/system/cpu/cpu" + cpu + "/online) or use one of the online CPUs: " +
-                    online));
+                    online, Check.CPU_OFFLINE));
             }
             else if (core.idle().busy() && !topology.isolatedCpus().contains(cpu))
             {
@@ -121,7 +152,8 @@ public final class CoreMapValidator
                     " runs a busy thread (idle = \"" + core.idle() + "\") but is not isolated (isolated CPUs: " +
                     isolated + "), so the scheduler also puts other tasks on it; isolate it (isolcpus=" + cpu +
                     " nohz_full=" + cpu + " on the kernel command line, see deploy/tune-host.sh), map the core " +
-                    "to an isolated CPU, or use idle = \"backoff\"" + (strict ? "" : " (refused with --strict)")));
+                    "to an isolated CPU, or use idle = \"backoff\"" + (strict ? "" : " (refused with --strict)"),
+                    Check.NOT_ISOLATED));
             }
         }
     }
@@ -147,12 +179,13 @@ public final class CoreMapValidator
             {
                 findings.add(new Finding(Severity.ERROR, where, "CPU " + entry.getKey() + " is mapped by " + entries +
                     " and a busy-spinning thread there starves the other; put their agents in one [[cores]] entry " +
-                    "(they then share one thread) or give each its own CPU"));
+                    "(they then share one thread) or give each its own CPU", Check.SHARED_CPU));
             }
             else
             {
                 findings.add(new Finding(Severity.WARNING, where, "CPU " + entry.getKey() + " is mapped by " +
-                    entries + ", two threads taking turns; put their agents in one [[cores]] entry"));
+                    entries + ", two threads taking turns; put their agents in one [[cores]] entry",
+                    Check.SHARED_CPU));
             }
         }
     }
@@ -173,7 +206,8 @@ public final class CoreMapValidator
                     findings.add(new Finding(Severity.ERROR, "cores[" + j + "].cpu", "CPU " + b.cpu() +
                         " is a hyperthread sibling of CPU " + a.cpu() + " (cores[" + i + "]) and both run busy " +
                         "threads, which share one physical core and slow each other down; use CPUs of different " +
-                        "physical cores (see `mdgate cores`), or make one of them idle = \"backoff\""));
+                        "physical cores (see `mdgate cores`), or make one of them idle = \"backoff\"",
+                        Check.SIBLINGS));
                 }
             }
         }
@@ -194,11 +228,11 @@ public final class CoreMapValidator
                 {
                     findings.add(new Finding(Severity.ERROR, where, agent + " is mapped twice, here and on cores[" +
                         earlier + "] (CPU " + config.cores().get(earlier).cpu() + "); an agent runs on exactly one " +
-                        "core: remove one of them"));
+                        "core: remove one of them", Check.MAPPED_TWICE));
                 }
                 else if (!required.contains(agent))
                 {
-                    findings.add(new Finding(Severity.ERROR, where, unknown(config, agent)));
+                    findings.add(new Finding(Severity.ERROR, where, unknown(config, agent), Check.AGENT_UNKNOWN));
                 }
             }
         }
@@ -208,7 +242,7 @@ public final class CoreMapValidator
             {
                 findings.add(new Finding(Severity.ERROR, "cores", "agent " + agent + " is on no core; add \"" +
                     agent + "\" to the agents of a [[cores]] entry (or `mdgate map " + editOptions(agent) +
-                    " --core N`)"));
+                    " --core N`)", Check.AGENT_MISSING));
             }
         }
     }
@@ -262,7 +296,8 @@ public final class CoreMapValidator
                     findings.add(new Finding(Severity.ERROR, "cores[" + i + "].cpu", agent + " runs on CPU " +
                         core.cpu() + " (NUMA node " + cpuNode.getAsInt() + ") but port " + agent.port() +
                         "'s NIC is on NUMA node " + portNode.getAsInt() + ", so every packet crosses between " +
-                        "nodes; map it to a CPU of node " + portNode.getAsInt() + ": " + SysFs.formatCpuList(near)));
+                        "nodes; map it to a CPU of node " + portNode.getAsInt() + ": " + SysFs.formatCpuList(near),
+                        Check.NUMA));
                 }
             }
         }

@@ -564,8 +564,8 @@ public record GatewayConfig(
                     return new Idle(kind, Duration.ZERO);
                 }
             }
-            throw new IllegalArgumentException("'" + text + "' is not an idle strategy; use busy-spin, yield, backoff, " +
-                "sleep:<duration> (e.g. sleep:1ms) or market-hours");
+            throw new IllegalArgumentException("'" + text + "' is not an idle strategy; use busy-spin, yield, " +
+                "backoff, sleep:<duration> (e.g. sleep:1ms) or market-hours");
         }
 
         /**

@@ -1,15 +1,17 @@
 package io.mdgate.app.run;
 
+import io.mdgate.app.config.CoreMapValidator;
 import io.mdgate.app.config.GatewayConfig;
+import io.mdgate.app.config.HostTopology;
+import io.mdgate.app.config.ThreadPinning;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
- * The core map checks {@code run} makes before it starts anything, and the pinning it uses. Start-up only.
+ * The core map checks {@code run} makes before it starts anything ({@link CoreMapValidator} against this host), and
+ * the pinning it uses ({@link ThreadPinning}: {@code sched_setaffinity}, verified). Start-up only.
  */
 final class CoreMapCheck
 {
@@ -18,40 +20,30 @@ final class CoreMapCheck
     }
 
     /**
-     * @return the problems that refuse the start (empty when it may start); warnings are printed to {@code err}.
+     * @param strict refuse warnings too.
+     * @return the findings that refuse the start (empty when it may start); warnings are printed to {@code err}.
      */
     static List<String> check(final GatewayConfig config, final boolean strict, final PrintWriter err)
     {
-        final List<String> problems = new ArrayList<>();
-        final Set<String> placed = new HashSet<>();
-        for (final GatewayConfig.Core core : config.cores())
+        final List<String> refusals = new ArrayList<>();
+        for (final CoreMapValidator.Finding finding : CoreMapValidator.validate(config, HostTopology.local(), strict))
         {
-            for (final GatewayConfig.AgentRef agent : core.agents())
+            if (finding.severity() == CoreMapValidator.Severity.ERROR)
             {
-                if (!placed.add(agent.toString()))
-                {
-                    problems.add("agent " + agent + " is on more than one core; keep it on one");
-                }
+                refusals.add(finding.toString());
+            }
+            else
+            {
+                err.println("mdgate run: " + finding);
             }
         }
-        for (final GatewayConfig.AgentRef agent : config.requiredAgents())
-        {
-            if (!placed.remove(agent.toString()))
-            {
-                problems.add("agent " + agent + " is on no core; add it to a [[cores]] entry's agents");
-            }
-        }
-        for (final String unknown : placed)
-        {
-            problems.add("agent " + unknown + " is not part of this configuration (no such port, queue or " +
-                "enabled stage); remove it from [[cores]]");
-        }
-        return problems;
+        err.flush();
+        return refusals;
     }
 
-    /** @return the pinner for real runs. */
+    /** @return the pinner for real runs: pins and checks that the thread runs only on its CPU. */
     static CpuPinner pinner()
     {
-        return CpuPinner.NONE;
+        return ThreadPinning::pin;
     }
 }

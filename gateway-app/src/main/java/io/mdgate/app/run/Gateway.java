@@ -414,7 +414,10 @@ public final class Gateway implements AutoCloseable
 
     private FeedSession.Context sessionContext(final GatewayConfig.Feed feed)
     {
+        // From sequence 1: a gateway started before the session misses nothing even when both lines lose its first
+        // packet; one started late re-requests what it missed, or declares it lost as one GAP tick.
         final FeedSession.Context context = new FeedSession.Context()
+            .firstSequence(1)
             .gapWaitNanos(TimeUnit.MILLISECONDS.toNanos(feed.gapWaitMs()))
             .staleLineNanos(TimeUnit.MILLISECONDS.toNanos(feed.staleAfterMs()))
             .retryIntervalNanos(TimeUnit.MILLISECONDS.toNanos(feed.retryIntervalMs()));

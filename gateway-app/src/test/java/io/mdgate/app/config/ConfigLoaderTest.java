@@ -166,7 +166,8 @@ class ConfigLoaderTest
     @Test
     void shouldFillDefaultsDerivedFromTheGatewayName()
     {
-        final GatewayConfig config = ConfigLoader.parse(MINIMAL.replace("[feed]", "[gateway]\nname = \"edge\"\n[feed]"));
+        final GatewayConfig config =
+            ConfigLoader.parse(MINIMAL.replace("[feed]", "[gateway]\nname = \"edge\"\n[feed]"));
 
         assertEquals(Path.of("/dev/shm/mdgate-edge/counters"), config.gateway().countersFile());
         assertEquals(Path.of("/var/log/mdgate/edge"), config.gateway().hlogDir());

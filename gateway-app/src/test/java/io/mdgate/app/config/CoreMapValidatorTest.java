@@ -102,7 +102,8 @@ class CoreMapValidatorTest
     void shouldWarnAboutTwoIdlingCoresOnOneCpu()
     {
         final String config = CONFIG.replace("agents = [\"journal\", \"egress\", \"housekeeping\"]",
-            "agents = [\"journal\", \"egress\"]") + "[[cores]]\ncpu = 0\nagents = [\"housekeeping\"]\nidle = \"yield\"\n";
+            "agents = [\"journal\", \"egress\"]") +
+            "[[cores]]\ncpu = 0\nagents = [\"housekeeping\"]\nidle = \"yield\"\n";
 
         assertOnly(validate(config, true), Severity.WARNING, "cores[4].cpu",
             "CPU 0 is mapped by cores[3], cores[4], two threads taking turns");
@@ -238,6 +239,31 @@ class CoreMapValidatorTest
         assertHas(findings, Severity.ERROR, "cores[1].cpu", "port p1's NIC is on NUMA node 1");
         assertHas(findings, Severity.ERROR, "cores", "agent journal is on no core");
         assertFalse(CoreMapValidator.hasErrors(validate(CONFIG, false)));
+    }
+
+    @Test
+    void shouldTagEachFindingWithWhatItIsAbout()
+    {
+        assertEquals(List.of(CoreMapValidator.Check.CPU_MISSING),
+            checks(validate(CONFIG.replace("cpu = 6", "cpu = 9"), false)));
+        assertEquals(List.of(CoreMapValidator.Check.CPU_OFFLINE),
+            checks(validate(CONFIG.replace("cpu = 6", "cpu = 7"), false)));
+        assertEquals(List.of(CoreMapValidator.Check.SHARED_CPU),
+            checks(validate(CONFIG.replace("cpu = 6", "cpu = 2"), false)));
+        assertEquals(List.of(CoreMapValidator.Check.SIBLINGS),
+            checks(validate(CONFIG.replace("cpu = 6", "cpu = 5"), false)));
+        assertEquals(List.of(CoreMapValidator.Check.NOT_ISOLATED),
+            checks(validate(CONFIG.replace("idle = \"backoff\"", "idle = \"busy-spin\""), false)));
+        assertEquals(List.of(CoreMapValidator.Check.MAPPED_TWICE, CoreMapValidator.Check.AGENT_MISSING),
+            checks(validate(CONFIG.replace("agents = [\"session\"]", "agents = [\"egress\"]"), false)));
+        assertEquals(List.of(CoreMapValidator.Check.AGENT_UNKNOWN),
+            checks(validate(CONFIG.replace("agents = [\"session\"]", "agents = [\"session\", \"ingress:p2:0\"]"),
+                false)));
+    }
+
+    private static List<CoreMapValidator.Check> checks(final List<Finding> findings)
+    {
+        return findings.stream().map(Finding::check).toList();
     }
 
     private List<Finding> validate(final String toml, final boolean strict)
