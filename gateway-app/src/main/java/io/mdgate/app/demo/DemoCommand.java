@@ -77,7 +77,7 @@ public final class DemoCommand implements Callable<Integer>
         description = "How long the simulator sends (default ${DEFAULT-VALUE}; the whole run takes ~15 s more).")
     long duration;
 
-    @Option(names = "--rate", paramLabel = "MSG_PER_S", defaultValue = "50000",
+    @Option(names = "--rate", paramLabel = "MSG_PER_S", defaultValue = "20000",
         description = "Messages per second the simulator sends (default ${DEFAULT-VALUE}).")
     long rate;
 

@@ -73,7 +73,7 @@ public record DemoConfig(
         toml.append("retransmit = ").append(quote(retransmit)).append('\n');
         toml.append("stale_after_ms = 2000\n");
         // the demo shares two CPUs between exchange, gateway and consumers: an answer may take tens of ms
-        toml.append("retry_interval_ms = 25\n\n");
+        toml.append("retry_interval_ms = 50\n\n");
         line(toml, "A", groupA);
         line(toml, "B", groupB);
         if (mode == IngressMode.NETNS_DPDK)

@@ -35,7 +35,7 @@ class DemoConfigTest
         assertEquals(DemoConfig.EAL_ARGS, config.dpdk().ealArgs());
         assertEquals(2, config.feed().lines().size());
         assertEquals("/10.79.0.1:26478", config.feed().retransmit().orElseThrow().toString());
-        assertEquals(25, config.feed().retryIntervalMs());
+        assertEquals(50, config.feed().retryIntervalMs());
         assertEquals("mdgate-demo-123", config.egress().instance());
         assertEquals(List.of("fast1", "slow"), config.egress().consumers().stream().map(GatewayConfig.Consumer::name)
             .toList());
