@@ -57,6 +57,10 @@ for rate in "${rates[@]}"; do
         2>"$work/$rate.err"
     rc=$?
     set -e
+    if [[ -s $json ]]; then
+        # the step's directory is temporary: keep the summary, not its path
+        jq -c 'del(.journal)' "$json" >"$json.tmp" && mv "$json.tmp" "$json"
+    fi
     if [[ ! -s $json ]]; then
         echo "e2e-lossfree: step $rate printed no summary (exit $rc):" >&2
         tail -20 "$work/$rate.err" >&2
