@@ -1,8 +1,8 @@
 # mdgate: the operator's entry point. On a fresh Debian 12 host (as root), `make demo` and `make test` install
 # what they need (deploy/setup.sh, idempotent) and build with Maven before doing their work.
 #
-# Variables: MVN_FLAGS (extra Maven flags, e.g. -o for offline), DEMO_DIR, DEMO_MESSAGES, DEMO_SEED,
-# BENCH (JMH regexp), BENCH_ARGS (extra JMH options, e.g. "-f 1 -wi 2 -i 3"), BENCH_DIR.
+# Variables: MVN_FLAGS (extra Maven flags, e.g. -o for offline), DEMO_DIR, DEMO_ARGS (e.g. "--duration 20 --json"),
+# BENCH (JMH regexp), BENCH_ARGS (extra JMH options, e.g. "-f 1 -wi 2 -i 3"), BENCH_DIR, E2E_RATES, E2E_SECONDS.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -18,9 +18,17 @@ JVM_FLAGS  = $$(cat gateway-app/target/jvm.options)
 # Tags of the tests `make test-unit` leaves out: long runs, network namespaces (root), the Soft-RoCE guest.
 UNIT_EXCLUDED_TAGS := slow,netns,softroce
 
-DEMO_DIR      ?= target/demo
-DEMO_MESSAGES ?= 1000000
-DEMO_SEED     ?= 1
+DEMO_DIR  ?= target/demo
+DEMO_ARGS ?=
+
+# make dist: the tarball's name and where it is staged.
+VERSION  := $(shell sed -n 's:^  <version>\(.*\)</version>:\1:p' pom.xml | head -1)
+DIST_DIR := target/dist/mdgate-$(VERSION)
+
+# make bench-end-to-end: the offered rates (msg/s, one step each, the host's highest loss-free one is found among them)
+# and the seconds of each step; results and plots go to docs/bench/e2e/.
+E2E_RATES   ?= 100000 250000 500000 1000000
+E2E_SECONDS ?= 20
 
 BENCH      ?= .
 BENCH_ARGS ?=
@@ -32,7 +40,7 @@ export MDGATE_SOFTROCE_CACHE ?= /var/cache/mdgate/softroce
 SOFTROCE_TIMEOUT ?= 1500
 SOFTROCE_NATIVE  ?=
 
-.PHONY: help setup build test test-unit test-softroce demo bench bench-ingress clean
+.PHONY: help setup build test test-unit test-softroce demo dist bench bench-end-to-end bench-ingress clean
 
 help: ## List the targets.
 	@echo "mdgate make targets (README.md explains each):"
@@ -57,11 +65,27 @@ test-softroce: setup ## Boot the Soft-RoCE guest (image built once, cached) and 
 	    --lib gateway-app/target/gateway-app.jar --lib gateway-app/target/lib \
 	    --jvm-options gateway-app/target/jvm.options $(foreach n,$(SOFTROCE_NATIVE),--native $(n))
 
-demo: setup ## Simulate an ITCH session into a pcap, then decode it with a summary.
+demo: setup ## The whole chain on this host for ~30 s: simulator -> gateway -> journal + 4 consumers, dashboard, summary.
 	$(MAVEN) -DskipTests -pl gateway-app -am package
-	mkdir -p $(DEMO_DIR)
-	./mdgate sim --messages $(DEMO_MESSAGES) --seed $(DEMO_SEED) --pcap $(DEMO_DIR)/sim.pcap
-	./mdgate decode $(DEMO_DIR)/sim.pcap
+	./mdgate demo --dir $(DEMO_DIR) $(DEMO_ARGS)
+
+dist: setup ## Package an installation tarball (bin/ lib/ native/ conf/ systemd/) as target/mdgate-VERSION.tar.gz.
+	$(MAVEN) -DskipTests -pl gateway-app -am package
+	rm -rf $(DIST_DIR) && mkdir -p $(DIST_DIR)/{bin,lib,native,conf,systemd,docs}
+	install -m 755 deploy/dist/mdgate $(DIST_DIR)/bin/mdgate
+	cp gateway-app/target/gateway-app.jar gateway-app/target/lib/*.jar $(DIST_DIR)/lib/
+	cp gateway-app/target/jvm.options $(DIST_DIR)/conf/
+	find dpdk-ingress/target/native rdma-egress/target/native -maxdepth 1 -name '*.so' \
+	    -exec cp {} $(DIST_DIR)/native/ \; 2>/dev/null || true
+	if [[ -d deploy/conf ]]; then cp deploy/conf/*.toml $(DIST_DIR)/conf/; fi
+	if [[ -f deploy/tune-host.sh ]]; then install -m 755 deploy/tune-host.sh $(DIST_DIR)/bin/; fi
+	cp deploy/systemd/*.service $(DIST_DIR)/systemd/
+	cp docs/*.md $(DIST_DIR)/docs/
+	$(JAVA) $(JVM_FLAGS) -cp "$(DIST_DIR)/lib/*" picocli.AutoComplete --force --name mdgate \
+	    --completionScript $(DIST_DIR)/bin/mdgate-completion.bash io.mdgate.app.Main
+	$(DIST_DIR)/bin/mdgate --version >/dev/null
+	tar -C $(dir $(DIST_DIR)) -czf target/mdgate-$(VERSION).tar.gz $(notdir $(DIST_DIR))
+	@echo "dist: target/mdgate-$(VERSION).tar.gz (unpack into /opt/mdgate; docs/OPERATIONS.md, 'Installing')"
 
 bench: setup ## Run the JMH benchmarks with the project's JVM flags; results under target/bench/.
 	$(MAVEN) -DskipTests -pl benchmarks,gateway-app -am package
@@ -76,6 +100,10 @@ bench: setup ## Run the JMH benchmarks with the project's JVM flags; results und
 	    -rf json -rff $$run/jmh.json '$(BENCH)' | tee $$run/jmh.txt; \
 	ln -sfn $$(basename $$run) $(BENCH_DIR)/latest; \
 	echo "bench: results in $$run (also $(BENCH_DIR)/latest)"
+
+bench-end-to-end: setup ## End to end (root): loss-free rate and ingress->consumer latency per rate of E2E_RATES; docs/bench/e2e/.
+	$(MAVEN) -DskipTests -pl gateway-app -am package
+	RATES="$(E2E_RATES)" STEP_SECONDS=$(E2E_SECONDS) benchmarks/e2e-lossfree.sh
 
 bench-ingress: setup ## Highest loss-free rate, af_xdp vs kernel-socket ingress on one veth pair (root; not in `make test`).
 	$(MAVEN) -DskipTests -pl gateway-app -am package

@@ -295,6 +295,18 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
         return activeCount;
     }
 
+    /**
+     * Visits every connected, authenticated consumer with the sequence it reports delivered; the lag of a consumer
+     * is {@link #lastPublishedSequence()} minus that. Publisher thread only; allocation-free.
+     */
+    public void forEachConsumer(final ConsumerVisitor visitor)
+    {
+        for (int i = 0, count = activeCount; i < count; i++)
+        {
+            visitor.onConsumer(active[i].name, active[i].deliveredSequence());
+        }
+    }
+
     /** @return the last gateway sequence published. */
     public long lastPublishedSequence()
     {

@@ -1,0 +1,138 @@
+package io.mdgate.app.demo;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Writes the gateway configuration ({@code mdgate run --config}, TOML, docs/CONFIGURATION.md) of one demo run:
+ * both lines into one port (DPDK af_packet on the gateway's veth, or a kernel socket), the re-request server of
+ * the simulator, journal and hlog files under the demo's directory, shm egress with the demo's consumers, and a
+ * core map that backs off when idle, since the demo shares its host with the simulator and the consumers.
+ * Immutable and thread-safe.
+ *
+ * @param mode           how the lines are received.
+ * @param ingressDevice  the interface the port reads: the gateway's veth, or {@code lo}.
+ * @param groupA         line A, {@code address:port}.
+ * @param groupB         line B, {@code address:port}.
+ * @param retransmit     the simulator's re-request server, {@code address:port}.
+ * @param directory      the demo's directory (journal, hlog, counters).
+ * @param shmInstance    the egress instance name, unique per run.
+ * @param consumers      the consumers allowed to connect.
+ * @param cpus           the host's online CPUs, ascending.
+ */
+public record DemoConfig(
+    IngressMode mode,
+    String ingressDevice,
+    String groupA,
+    String groupB,
+    String retransmit,
+    Path directory,
+    String shmInstance,
+    List<DemoConsumer.Spec> consumers,
+    List<Integer> cpus)
+{
+    /** Name of the gateway in the demo. */
+    public static final String GATEWAY_NAME = "demo";
+
+    /** EAL arguments of the demo: no hugepages needed, no PCI scan, nothing shared with other DPDK processes. */
+    public static final List<String> EAL_ARGS = List.of("--no-huge", "-m", "256", "--no-pci", "--no-shconf",
+        "--no-telemetry");
+
+    /** @return the journal directory the run leaves behind. */
+    public Path journalDir()
+    {
+        return directory.resolve("journal");
+    }
+
+    /** @return the directory of the per-stage latency logs. */
+    public Path hlogDir()
+    {
+        return directory.resolve("hlog");
+    }
+
+    /** @return the gateway's counters file. */
+    public Path countersFile()
+    {
+        return directory.resolve("counters");
+    }
+
+    /** @return the configuration file's text. */
+    public String toToml()
+    {
+        final StringBuilder toml = new StringBuilder(2048);
+        toml.append("# mdgate demo gateway: written by 'mdgate demo' for one run (").append(mode.description())
+            .append(")\n");
+        toml.append("[gateway]\n");
+        toml.append("name = ").append(quote(GATEWAY_NAME)).append('\n');
+        toml.append("counters_file = ").append(quote(countersFile().toAbsolutePath().toString())).append('\n');
+        toml.append("hlog_dir = ").append(quote(hlogDir().toAbsolutePath().toString())).append("\n\n");
+        toml.append("[feed]\n");
+        toml.append("session = \"\"\n");
+        toml.append("gap_wait_ms = 2\n");
+        toml.append("retransmit = ").append(quote(retransmit)).append('\n');
+        toml.append("stale_after_ms = 2000\n");
+        // the demo shares two CPUs between exchange, gateway and consumers: an answer may take tens of ms
+        toml.append("retry_interval_ms = 50\n\n");
+        line(toml, "A", groupA);
+        line(toml, "B", groupB);
+        if (mode == IngressMode.NETNS_DPDK)
+        {
+            toml.append("[dpdk]\n");
+            toml.append("eal_args = [").append(EAL_ARGS.stream().map(DemoConfig::quote)
+                .collect(Collectors.joining(", "))).append("]\n\n");
+            toml.append("[[ports]]\nname = \"p0\"\ndriver = \"dpdk\"\n");
+            toml.append("vdev = ").append(quote("net_af_packet0,iface=" + ingressDevice + ",framecnt=32768"))
+                .append("\nqueues = 1\n\n");
+        }
+        else
+        {
+            toml.append("[[ports]]\nname = \"p0\"\ndriver = \"socket\"\n");
+            toml.append("interface = ").append(quote(ingressDevice)).append("\nqueues = 1\n\n");
+        }
+        toml.append("[journal]\nenabled = true\n");
+        toml.append("dir = ").append(quote(journalDir().toAbsolutePath().toString())).append("\n\n");
+        toml.append("[egress]\ntransport = \"shm\"\nshm_dir = \"/dev/shm\"\n");
+        toml.append("instance = ").append(quote(shmInstance)).append("\nmtu = 4096\n\n");
+        for (final DemoConsumer.Spec consumer : consumers)
+        {
+            toml.append("[[egress.consumers]]\n");
+            toml.append("name = ").append(quote(consumer.name())).append('\n');
+            toml.append("token = ").append(quote(consumer.token())).append("\n\n");
+        }
+        cores(toml);
+        return toml.toString();
+    }
+
+    private void cores(final StringBuilder toml)
+    {
+        final int first = cpus.isEmpty() ? 0 : cpus.get(0);
+        final int last = cpus.isEmpty() ? 0 : cpus.get(cpus.size() - 1);
+        if (first == last)
+        {
+            toml.append("[[cores]]\ncpu = ").append(first).append('\n');
+            toml.append("agents = [\"ingress:p0:0\", \"session\", \"journal\", \"egress\", \"housekeeping\"]\n");
+            toml.append("idle = \"backoff\"\n");
+            return;
+        }
+        toml.append("[[cores]]\ncpu = ").append(last).append('\n');
+        toml.append("agents = [\"ingress:p0:0\", \"session\"]\nidle = \"backoff\"\n\n");
+        toml.append("[[cores]]\ncpu = ").append(first).append('\n');
+        toml.append("agents = [\"journal\", \"egress\", \"housekeeping\"]\nidle = \"backoff\"\n");
+    }
+
+    private static void line(final StringBuilder toml, final String name, final String group)
+    {
+        final int colon = group.lastIndexOf(':');
+        toml.append("[[feed.lines]]\n");
+        toml.append("name = ").append(quote(name)).append('\n');
+        toml.append("group = ").append(quote(group.substring(0, colon))).append('\n');
+        toml.append("port = ").append(group.substring(colon + 1)).append('\n');
+        toml.append("port_name = \"p0\"\n\n");
+    }
+
+    private static String quote(final String text)
+    {
+        return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+}

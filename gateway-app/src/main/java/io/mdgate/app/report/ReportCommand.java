@@ -1,0 +1,104 @@
+package io.mdgate.app.report;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code mdgate report}: reads per-stage latency logs ({@code .hlog}) and writes a percentile table (printed and
+ * saved as {@code latency.txt}) and a percentile plot ({@code latency.png}) into the output directory. Bad
+ * arguments exit 2, unreadable logs 1.
+ */
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Latency report from HdrHistogram logs (.hlog, one per stage): a percentile table and a PNG plot.",
+        "Example: mdgate report /var/log/mdgate --out /tmp/report" })
+public final class ReportCommand implements Callable<Integer>
+{
+    /** Name of the plot in the output directory. */
+    public static final String PLOT = "latency.png";
+    /** Name of the table in the output directory. */
+    public static final String TABLE = "latency.txt";
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "PATH", arity = "1..*",
+        description = ".hlog files, or directories whose .hlog files are all read.")
+    List<Path> paths;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = ".",
+        description = "Directory for " + PLOT + " and " + TABLE + ", created if missing (default: the current one).")
+    Path out;
+
+    @Option(names = "--title", paramLabel = "TEXT", defaultValue = "mdgate latency by stage",
+        description = "Title of the plot (default: ${DEFAULT-VALUE}).")
+    String title;
+
+    @Option(names = "--width", paramLabel = "PX", defaultValue = "1000", description = "Plot width (default ${DEFAULT-VALUE}).")
+    int width;
+
+    @Option(names = "--height", paramLabel = "PX", defaultValue = "600", description = "Plot height (default ${DEFAULT-VALUE}).")
+    int height;
+
+    @Option(names = "--no-plot", description = "Only the table.")
+    boolean noPlot;
+
+    @Override
+    public Integer call()
+    {
+        if (width < 200 || height < 150 || width > 10_000 || height > 10_000)
+        {
+            throw new ParameterException(spec.commandLine(),
+                "--width must be 200..10000 and --height 150..10000 pixels, were " + width + " and " + height);
+        }
+        final List<Path> files;
+        try
+        {
+            files = HlogFiles.expand(paths);
+        }
+        catch (final IllegalArgumentException | UncheckedIOException ex)
+        {
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+        final PrintWriter stdout = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        try
+        {
+            final List<LatencySeries> series = HlogFiles.read(files);
+            final String table = PercentileTable.render(series);
+            Files.createDirectories(out);
+            Files.writeString(out.resolve(TABLE), table);
+            stdout.print(table);
+            if (!noPlot)
+            {
+                final int drawn = PercentilePlot.write(series, out.resolve(PLOT), title, width, height);
+                stdout.println("plot: " + out.resolve(PLOT) + " (" + drawn + " stage" + (drawn == 1 ? "" : "s") +
+                    " with samples)");
+            }
+            stdout.println("table: " + out.resolve(TABLE));
+            stdout.flush();
+            return 0;
+        }
+        catch (final IllegalArgumentException | UncheckedIOException | IOException ex)
+        {
+            err.println("mdgate report: " + ex.getMessage());
+            err.flush();
+            return 1;
+        }
+    }
+}

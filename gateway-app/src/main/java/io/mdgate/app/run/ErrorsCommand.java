@@ -1,0 +1,95 @@
+package io.mdgate.app.run;
+
+import io.mdgate.app.run.counters.CountersFile;
+import io.mdgate.app.run.counters.CountersFileException;
+import io.mdgate.app.run.counters.ErrorRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code mdgate errors}: prints the distinct-error log of a gateway's counters file: each distinct error once, with
+ * how many times it happened, first and last, and its stack trace. Works while the gateway runs and after it died.
+ */
+@Command(
+    name = "errors",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Print a gateway's distinct errors (each once, with its count, first and last time and stack trace) from " +
+            "its counters file; works while it runs and after it stopped or died.",
+        "Example: mdgate errors --config /etc/mdgate/mdgate.toml" },
+    exitCodeListHeading = "Exit codes:%n",
+    exitCodeList = {
+        "0:printed (possibly no errors)",
+        "1:the counters file cannot be read",
+        "2:bad arguments" })
+public final class ErrorsCommand implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CountersFileOption file;
+
+    @Option(names = "--json", description = "Print one JSON object: the gateway and its errors.")
+    boolean json;
+
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        try (CountersFile counters = CountersFile.open(file.resolve(spec)))
+        {
+            final List<ErrorRecord> errors = counters.errors();
+            if (json)
+            {
+                out.println(json(counters.gatewayName(), errors));
+            }
+            else
+            {
+                out.println(StatCommand.header(counters.snapshot()));
+                out.println(errors.size() + (errors.size() == 1 ? " distinct error" : " distinct errors"));
+                for (final ErrorRecord error : errors)
+                {
+                    out.println();
+                    out.println(error.observations() + " time(s), first " +
+                        Instant.ofEpochMilli(error.firstEpochMillis()) + ", last " +
+                        Instant.ofEpochMilli(error.lastEpochMillis()));
+                    out.println(error.text().stripTrailing());
+                }
+            }
+            out.flush();
+            return 0;
+        }
+        catch (final CountersFileException ex)
+        {
+            err.println("mdgate errors: " + ex.getMessage());
+            err.flush();
+            return 1;
+        }
+    }
+
+    private static String json(final String gateway, final List<ErrorRecord> errors)
+    {
+        final StringBuilder out = new StringBuilder();
+        out.append("{\"gateway\":").append(Json.string(gateway)).append(",\"errors\":[");
+        for (int i = 0; i < errors.size(); i++)
+        {
+            final ErrorRecord error = errors.get(i);
+            out.append(i == 0 ? "" : ",").append("{\"observations\":").append(error.observations())
+                .append(",\"firstEpochMillis\":").append(error.firstEpochMillis())
+                .append(",\"lastEpochMillis\":").append(error.lastEpochMillis())
+                .append(",\"text\":").append(Json.string(error.text())).append('}');
+        }
+        return out.append("]}").toString();
+    }
+}

@@ -1,0 +1,142 @@
+package io.mdgate.app.run;
+
+import io.mdgate.app.run.counters.CounterType;
+import io.mdgate.app.run.counters.CountersFileWriter;
+import io.mdgate.core.feed.PacketHandler;
+import io.mdgate.ingress.Ingress;
+import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+
+import java.nio.ByteOrder;
+
+/**
+ * One port queue's receive duty cycle: polls a burst from the {@link Ingress} and copies each packet, with its
+ * line and receive time, into the packet ring to the session agent ({@link PacketRingDescriptor}). It never
+ * blocks: a packet that finds the ring full is dropped and counted ({@code ingress.<port>.<queue>.dropped}); the
+ * session then sees a gap that the other line or a re-request fills.
+ * <p>
+ * A fatal error of the port (a negative poll) is recorded once in the error log and the agent stops polling.
+ * {@link #stopReceiving()} (any thread) makes the agent close its port on its own thread, so the groups are left
+ * before the rest of the pipeline stops.
+ * <p>
+ * Threading: {@link #onStart()}, {@link #doWork()}, {@link #onClose()} on the agent's (pinned) thread, which becomes
+ * the ingress's receive thread.
+ */
+final class IngressAgent implements Agent, PacketHandler
+{
+    private final String name;
+    private final Ingress ingress;
+    private final RingBuffer ring;
+    private final ErrorHandler errorHandler;
+    private final AtomicCounter packets;
+    private final AtomicCounter bytes;
+    private final AtomicCounter dropped;
+    private final AtomicCounter failure;
+    private final AtomicBuffer ringBuffer;
+    private volatile boolean stopRequested;
+    private boolean receiving;
+    private boolean started;
+
+    /**
+     * @param name     the agent's name in the core map, {@code ingress:<port>:<queue>}.
+     * @param ingress  not yet started: {@link #onStart()} starts it on the agent's thread.
+     * @param ring     to the session agent.
+     * @param counters where its counters go, labelled {@code ingress.<port>.<queue>.*}.
+     */
+    IngressAgent(final String name, final Ingress ingress, final RingBuffer ring, final ErrorHandler errorHandler,
+        final CountersFileWriter counters)
+    {
+        this.name = name;
+        this.ingress = ingress;
+        this.ring = ring;
+        this.errorHandler = errorHandler;
+        this.ringBuffer = ring.buffer();
+        final String prefix = name.replace(':', '.') + ".";
+        packets = counters.newCounter(prefix + "packets", CounterType.TOTAL);
+        bytes = counters.newCounter(prefix + "bytes", CounterType.TOTAL);
+        dropped = counters.newCounter(prefix + "dropped", CounterType.TOTAL);
+        failure = counters.newCounter(prefix + "failure", CounterType.STATE);
+    }
+
+    @Override
+    public void onStart()
+    {
+        ingress.start();
+        started = true;
+        receiving = true;
+    }
+
+    @Override
+    public int doWork()
+    {
+        if (!receiving)
+        {
+            return 0;
+        }
+        if (stopRequested)
+        {
+            receiving = false;
+            ingress.close();
+            return 1;
+        }
+        final int received = ingress.poll(this);
+        if (received < 0)
+        {
+            receiving = false;
+            failure.setRelease(received);
+            errorHandler.onError(new IllegalStateException("ingress " + name + " failed with " + received +
+                " (-errno); it receives nothing more"));
+            return 0;
+        }
+        return received;
+    }
+
+    @Override
+    public void onPacket(
+        final int line, final DirectBuffer buffer, final int offset, final int length, final long receiveTimestampNanos)
+    {
+        final int index = ring.tryClaim(PacketRingDescriptor.typeId(line), PacketRingDescriptor.PAYLOAD_OFFSET + length);
+        if (index < 0)
+        {
+            dropped.incrementRelease();
+            return;
+        }
+        ringBuffer.putLong(index + PacketRingDescriptor.RECEIVE_TIMESTAMP_OFFSET, receiveTimestampNanos,
+            ByteOrder.LITTLE_ENDIAN);
+        ringBuffer.putBytes(index + PacketRingDescriptor.PAYLOAD_OFFSET, buffer, offset, length);
+        ring.commit(index);
+        packets.incrementRelease();
+        bytes.getAndAddRelease(length);
+    }
+
+    /** Asks the agent to close its port at its next duty cycle. Any thread. */
+    void stopReceiving()
+    {
+        stopRequested = true;
+    }
+
+    /** @return true once the port is closed (or never opened). */
+    boolean isStopped()
+    {
+        return !receiving;
+    }
+
+    @Override
+    public void onClose()
+    {
+        if (started)
+        {
+            ingress.close();
+        }
+    }
+
+    @Override
+    public String roleName()
+    {
+        return name;
+    }
+}

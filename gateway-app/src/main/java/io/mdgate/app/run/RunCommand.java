@@ -1,0 +1,178 @@
+package io.mdgate.app.run;
+
+import io.mdgate.app.config.ConfigException;
+import io.mdgate.app.config.ConfigLoader;
+import io.mdgate.app.config.GatewayConfig;
+import io.mdgate.app.run.counters.CountersFile;
+import io.mdgate.app.run.counters.CountersSnapshot;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code mdgate run --config FILE}: starts the gateway the file describes (ingress, feed session, journal, egress,
+ * housekeeping on the mapped cores) and runs it until SIGTERM or Ctrl-C, then stops it cleanly: ports stopped,
+ * journal closed, consumers told. An invalid configuration or core map is refused before anything starts.
+ * Exit codes: 0 ran and stopped cleanly, 1 could not start or failed while running, 2 invalid configuration or
+ * arguments.
+ */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Run the gateway described by a configuration file until SIGTERM or Ctrl-C.",
+        "Checks the file and the core map first and refuses to start when either is invalid; watch it with " +
+            "'mdgate stat' and 'mdgate errors'.",
+        "Example: mdgate run --config /etc/mdgate/mdgate.toml" },
+    exitCodeListHeading = "Exit codes:%n",
+    exitCodeList = {
+        "0:ran, and stopped cleanly on SIGTERM, Ctrl-C or --duration",
+        "1:could not start, or a core failed while running",
+        "2:invalid configuration, core map or arguments" })
+public final class RunCommand implements Callable<Integer>
+{
+    /** Exit code of a configuration or core map refused before start. */
+    public static final int EXIT_INVALID = 2;
+    /** Exit code of a gateway that could not start or failed. */
+    public static final int EXIT_FAILED = 1;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config", paramLabel = "FILE", required = true,
+        description = "The gateway's configuration (TOML; keys in docs/CONFIGURATION.md).")
+    Path configFile;
+
+    @Option(names = "--strict",
+        description = "Refuse core-map warnings too (e.g. a busy-spinning agent on a CPU that is not isolated).")
+    boolean strict;
+
+    @Option(names = "--no-pin",
+        description = "Do not pin the cores' threads to their CPUs (development only; the core map is still checked).")
+    boolean noPin;
+
+    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "0",
+        description = "Stop by itself after this long; 0 (default) runs until SIGTERM or Ctrl-C.")
+    long durationSeconds;
+
+    private volatile ShutdownSignal signal;
+
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        if (durationSeconds < 0)
+        {
+            err.println("mdgate run: --duration must be 0 or more seconds, was " + durationSeconds);
+            err.flush();
+            return EXIT_INVALID;
+        }
+        final GatewayConfig config;
+        try
+        {
+            config = ConfigLoader.load(configFile);
+        }
+        catch (final ConfigException ex)
+        {
+            err.println("mdgate run: refusing to start: " + ex.getMessage());
+            err.flush();
+            return EXIT_INVALID;
+        }
+        final List<String> refusals = CoreMapCheck.check(config, strict, err);
+        if (!refusals.isEmpty())
+        {
+            err.println("mdgate run: refusing to start: the core map of " + configFile + " is invalid:");
+            refusals.forEach(line -> err.println("  " + line));
+            err.flush();
+            return EXIT_INVALID;
+        }
+        final PrintStream errStream = new PrintStream(new WriterOutputStream(err), true);
+        try (ShutdownSignal stop = new ShutdownSignal())
+        {
+            signal = stop;
+            final Gateway gateway;
+            try
+            {
+                gateway = Gateway.create(config, noPin ? CpuPinner.NONE : CoreMapCheck.pinner(), errStream);
+                gateway.start();
+            }
+            catch (final IllegalStateException | IllegalArgumentException ex)
+            {
+                err.println("mdgate run: could not start: " + ex.getMessage());
+                err.flush();
+                return EXIT_FAILED;
+            }
+            err.println("mdgate run: gateway '" + config.gateway().name() + "' running on " + config.cores().size() +
+                " core(s); counters " + gateway.countersFile() + "; consumers connect to " +
+                gateway.egressEndpoint() + (noPin ? "; threads not pinned" : ""));
+            err.flush();
+            final boolean failed = waitForStop(gateway, stop);
+            gateway.close();
+            out.println(summary(gateway.countersFile(), failed));
+            out.flush();
+            return failed ? EXIT_FAILED : 0;
+        }
+        finally
+        {
+            signal = null;
+        }
+    }
+
+    /** Ends a running {@link #call()} as SIGTERM would (for tests and embedding). */
+    public void stop()
+    {
+        final ShutdownSignal current = signal;
+        if (current != null)
+        {
+            current.stop();
+        }
+    }
+
+    private boolean waitForStop(final Gateway gateway, final ShutdownSignal stop)
+    {
+        final long end = durationSeconds > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(durationSeconds) : 0;
+        while (stop.running() && (end == 0 || System.nanoTime() < end))
+        {
+            if (gateway.hasFailed())
+            {
+                return true;
+            }
+            try
+            {
+                Thread.sleep(50);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return false;
+    }
+
+    static String summary(final Path countersFile, final boolean failed)
+    {
+        try (CountersFile file = CountersFile.open(countersFile))
+        {
+            final CountersSnapshot s = file.snapshot();
+            return "mdgate run: " + (failed ? "failed" : "stopped") + "; " +
+                s.value("feed.messages.delivered", 0) + " messages, " + s.value("session.ticks", 0) + " ticks, " +
+                "journal at " + s.value("journal.position", -1) + ", " +
+                s.value("egress.ticks_published", 0) + " ticks published; gaps opened " +
+                s.value("feed.gaps.opened", 0) + ", filled by the other line " +
+                s.value("feed.gaps.filled_by_other_line", 0) + ", by re-request " +
+                s.value("feed.gaps.filled_by_rerequest", 0) + ", lost " + s.value("feed.gaps.lost", 0) +
+                "; errors " + s.value("gateway.errors", 0);
+        }
+    }
+}

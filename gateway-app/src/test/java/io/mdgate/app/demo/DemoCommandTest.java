@@ -1,0 +1,44 @@
+package io.mdgate.app.demo;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DemoCommandTest
+{
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--duration|2|--duration must be 5..3600",
+        "--rate|10|--rate must be 100..5000000",
+        "--loss|0.5|--loss must be 0..0.1",
+        "--ingress|xdp|--ingress must be auto, dpdk or socket" })
+    void shouldRefuseBadArgumentsBeforeStartingAnything(final String option, final String value, final String message)
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = new CommandLine(new DemoCommand());
+        commandLine.setErr(new PrintWriter(err, true));
+
+        final int exitCode = commandLine.execute(option, value);
+
+        assertEquals(2, exitCode, err.toString());
+        assertTrue(err.toString().contains(message), err.toString());
+    }
+
+    @Test
+    void shouldAlternateTheSlowConsumerBetweenPollingAndStalling()
+    {
+        assertFalse(DemoConsumer.stalled(1_000_000_000L), "polls during the first 3 s");
+        assertTrue(DemoConsumer.stalled(3_100_000_000L), "stalls from 3 s");
+        assertTrue(DemoConsumer.stalled(4_400_000_000L));
+        assertFalse(DemoConsumer.stalled(4_600_000_000L), "polls again after 1.5 s");
+        assertTrue(DemoConsumer.stalled(9_200_000_000L), "stalls again 6 s later");
+    }
+}

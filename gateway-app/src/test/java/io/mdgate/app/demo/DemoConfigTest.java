@@ -1,0 +1,65 @@
+package io.mdgate.app.demo;
+
+import io.mdgate.app.config.ConfigLoader;
+import io.mdgate.app.config.GatewayConfig;
+import io.mdgate.egress.consumer.DeliveryPath;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DemoConfigTest
+{
+    private static final List<DemoConsumer.Spec> CONSUMERS = List.of(
+        new DemoConsumer.Spec("fast1", "t1", DeliveryPath.RING, false),
+        new DemoConsumer.Spec("slow", "t\"2", DeliveryPath.RING, true));
+
+    @Test
+    void shouldWriteAConfigurationTheLoaderAcceptsForTheDpdkIngressInNamespaces()
+    {
+        final DemoConfig demo = new DemoConfig(IngressMode.NETNS_DPDK, "mdg123g", "233.54.12.111:26477",
+            "233.49.196.111:26477", "10.79.0.1:26478", Path.of("/tmp/demo-x"), "mdgate-demo-123", CONSUMERS,
+            List.of(0, 1));
+
+        final GatewayConfig config = ConfigLoader.parse(demo.toToml());
+
+        assertEquals("demo", config.gateway().name());
+        assertEquals(Path.of("/tmp/demo-x/counters"), config.gateway().countersFile());
+        assertEquals(Path.of("/tmp/demo-x/hlog"), config.gateway().hlogDir());
+        assertEquals(Path.of("/tmp/demo-x/journal"), config.journal().dir());
+        assertEquals(GatewayConfig.Driver.DPDK, config.ports().get(0).driver());
+        assertEquals("net_af_packet0,iface=mdg123g,framecnt=32768", config.ports().get(0).vdev());
+        assertEquals(DemoConfig.EAL_ARGS, config.dpdk().ealArgs());
+        assertEquals(2, config.feed().lines().size());
+        assertEquals("/10.79.0.1:26478", config.feed().retransmit().orElseThrow().toString());
+        assertEquals(50, config.feed().retryIntervalMs());
+        assertEquals("mdgate-demo-123", config.egress().instance());
+        assertEquals(List.of("fast1", "slow"), config.egress().consumers().stream().map(GatewayConfig.Consumer::name)
+            .toList());
+        assertEquals("t\"2", config.egress().consumers().get(1).token());
+        assertEquals(2, config.cores().size());
+        assertEquals(1, config.cores().get(0).cpu(), "ingress and session on the last CPU");
+        assertEquals(config.requiredAgents().size(),
+            config.cores().stream().mapToInt(c -> c.agents().size()).sum(), "every agent placed once");
+    }
+
+    @Test
+    void shouldUseOneSocketPortAndOneCoreOnASingleCpuHost()
+    {
+        final DemoConfig demo = new DemoConfig(IngressMode.LOOPBACK_SOCKET, "lo", "233.54.12.111:26477",
+            "233.49.196.111:26477", "127.0.0.1:26478", Path.of("/tmp/demo-y"), "mdgate-demo-9", CONSUMERS, List.of(3));
+
+        final String toml = demo.toToml();
+        final GatewayConfig config = ConfigLoader.parse(toml);
+
+        assertEquals(GatewayConfig.Driver.SOCKET, config.ports().get(0).driver());
+        assertEquals("lo", config.ports().get(0).interfaceName());
+        assertEquals(1, config.cores().size());
+        assertEquals(3, config.cores().get(0).cpu());
+        assertEquals(config.requiredAgents().size(), config.cores().get(0).agents().size());
+        assertTrue(toml.startsWith("# mdgate demo gateway"), toml);
+    }
+}

@@ -1,0 +1,94 @@
+package io.mdgate.app.run;
+
+import io.mdgate.app.config.ConfigLoader;
+import io.mdgate.app.config.GatewayConfig;
+import io.mdgate.app.config.ThreadPinning;
+import io.mdgate.app.run.counters.CountersFile;
+import io.mdgate.app.run.counters.CountersSnapshot;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class GatewayPinningTest
+{
+    @TempDir
+    Path dir;
+
+    private GatewayConfig config(final String cores) throws Exception
+    {
+        Files.createDirectories(dir.resolve("shm"));
+        return ConfigLoader.parse(LoopbackGatewayConfig.toml(dir, "pin-" + ProcessHandle.current().pid(),
+            "239.255.77.1:40001", "239.255.77.2:40001", 40002, cores));
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldRunEachCoresAgentsOnAThreadPinnedToItsCpu() throws Exception
+    {
+        Assumptions.assumeTrue(ThreadPinning.isAvailable(), "sched_setaffinity unavailable");
+        final SortedSet<Integer> allowed = ThreadPinning.affinity();
+        Assumptions.assumeTrue(allowed.size() >= 2, "needs two CPUs this process may use, has " + allowed);
+        final int first = allowed.first();
+        final int second = allowed.last();
+        final Map<Integer, SortedSet<Integer>> seen = new ConcurrentHashMap<>();
+        final CpuPinner recording = cpu ->
+        {
+            ThreadPinning.pin(cpu);
+            seen.put(cpu, ThreadPinning.affinity());
+        };
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (Gateway gateway = Gateway.create(config(LoopbackGatewayConfig.twoCores()
+            .replace("cpu = 0", "cpu = " + first).replace("cpu = 1", "cpu = " + second)), recording,
+            new PrintStream(err, true)))
+        {
+            gateway.start();
+            assertEquals(Map.of(first, new TreeSet<>(java.util.Set.of(first)),
+                second, new TreeSet<>(java.util.Set.of(second))), seen, "each core's thread runs only on its CPU");
+            try (CountersFile file = CountersFile.open(gateway.countersFile()))
+            {
+                assertEquals(CountersSnapshot.State.RUNNING, file.snapshot().state());
+            }
+        }
+        try (CountersFile file = CountersFile.open(dir.resolve("counters")))
+        {
+            assertEquals(CountersSnapshot.State.STOPPED, file.snapshot().state(), err.toString());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldNotStartWhenACoreCannotBePinnedAndSayWhich() throws Exception
+    {
+        final CpuPinner refusing = cpu ->
+        {
+            if (cpu == 1)
+            {
+                throw new IllegalStateException("CPU 1 is outside this process's cpuset");
+            }
+        };
+        final Gateway gateway = Gateway.create(config(LoopbackGatewayConfig.twoCores()), refusing,
+            new PrintStream(new ByteArrayOutputStream(), true));
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, gateway::start);
+        assertTrue(ex.getMessage().contains("core 1"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("outside this process's cpuset"), ex.getMessage());
+        try (CountersFile file = CountersFile.open(dir.resolve("counters")))
+        {
+            assertEquals(CountersSnapshot.State.STOPPED, file.snapshot().state(), "closed after the failed start");
+            assertTrue(file.errors().stream().anyMatch(e -> e.text().contains("cpuset")), "recorded in the error log");
+        }
+    }
+}

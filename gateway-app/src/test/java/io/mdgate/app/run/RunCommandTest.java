@@ -1,0 +1,180 @@
+package io.mdgate.app.run;
+
+import io.mdgate.app.feed.LoopbackMulticast;
+import io.mdgate.app.run.counters.CountersFile;
+import io.mdgate.app.run.counters.CountersFileException;
+import io.mdgate.app.run.counters.CountersSnapshot;
+import io.mdgate.app.sim.SimCommand;
+import io.mdgate.journal.JournalReader;
+import io.mdgate.journal.TickReplay;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.NetworkInterface;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RunCommandTest
+{
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @Test
+    void shouldRefuseAnInvalidConfigurationBeforeStartingAnything() throws Exception
+    {
+        final Path config = dir.resolve("bad.toml");
+        Files.writeString(config, LoopbackGatewayConfig.toml(dir, "bad", "239.255.9.1:5000", "239.255.9.2:5000", 5001,
+            LoopbackGatewayConfig.twoCores()).replace("gap_wait_ms = 2", "gap_wait_ms = -4"));
+        final int exit = new CommandLine(new RunCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+            .execute("--config", config.toString());
+        assertEquals(RunCommand.EXIT_INVALID, exit);
+        assertTrue(err.toString().contains("refusing to start"), err.toString());
+        assertTrue(err.toString().contains("gap_wait_ms"), err.toString());
+        assertFalse(Files.exists(dir.resolve("counters")), "nothing started");
+    }
+
+    @Test
+    void shouldRefuseACoreMapThatLeavesAnAgentOut() throws Exception
+    {
+        final Path config = dir.resolve("map.toml");
+        Files.writeString(config, LoopbackGatewayConfig.toml(dir, "map", "239.255.9.1:5000", "239.255.9.2:5000", 5001,
+            LoopbackGatewayConfig.twoCores().replace("\"journal\", ", "")));
+        final int exit = new CommandLine(new RunCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+            .execute("--config", config.toString());
+        assertEquals(RunCommand.EXIT_INVALID, exit);
+        assertTrue(err.toString().contains("journal"), err.toString());
+        assertFalse(Files.exists(dir.resolve("counters")), "nothing started");
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldRunASessionThroughToTheJournalAndLeaveCountersThatAgree() throws Exception
+    {
+        final NetworkInterface lo = NetworkInterface.getByName("lo");
+        final String prefix = "239.255." + (1 + ProcessHandle.current().pid() % 250) + ".";
+        final String problem = null == lo ? "no loopback interface named lo" :
+            LoopbackMulticast.problem(lo, prefix + 230);
+        if (null != problem)
+        {
+            System.out.println("SKIPPED RunCommandTest: " + problem);
+        }
+        Assumptions.assumeTrue(null == problem, problem);
+        final String groupA = prefix + 231 + ":" + LoopbackMulticast.freePort();
+        final String groupB = prefix + 232 + ":" + LoopbackMulticast.freePort();
+        final int retransmitPort = LoopbackMulticast.freePort();
+        Files.createDirectories(dir.resolve("shm"));
+        final Path config = dir.resolve("gw.toml");
+        Files.writeString(config, LoopbackGatewayConfig.toml(dir, "run-test-" + ProcessHandle.current().pid(),
+            groupA, groupB, retransmitPort, LoopbackGatewayConfig.twoCores()));
+
+        final RunCommand run = new RunCommand();
+        final CompletableFuture<Integer> gateway = CompletableFuture.supplyAsync(() -> new CommandLine(run)
+            .setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+            .execute("--config", config.toString(), "--no-pin"));
+        awaitRunning(dir.resolve("counters"), gateway, err);
+
+        final int messages = 20_000;
+        final StringWriter simOut = new StringWriter();
+        final int simExit = new CommandLine(new SimCommand()).setOut(new PrintWriter(simOut))
+            .setErr(new PrintWriter(simOut)).execute("--messages", String.valueOf(messages), "--seed", "5",
+                "--instruments", "20", "--rate", "20000", "--send", "lo", "--group-a", groupA, "--group-b", groupB,
+                "--max-idle-ms", "5", "--loss-a", "0.02", "--loss-b", "0.02", "--serve-retransmits",
+                String.valueOf(retransmitPort), "--linger-ms", "1500");
+        assertEquals(0, simExit, simOut.toString());
+
+        final CountersSnapshot live = awaitQuiet(dir.resolve("counters"));
+        run.stop();
+        assertEquals(0, gateway.get(60, TimeUnit.SECONDS), err.toString());
+        assertTrue(out.toString().contains("mdgate run: stopped"), out.toString());
+
+        try (CountersFile file = CountersFile.open(dir.resolve("counters")))
+        {
+            final CountersSnapshot s = file.snapshot();
+            System.out.println("run: " + out.toString().trim());
+            assertEquals(CountersSnapshot.State.STOPPED, s.state());
+            assertEquals(messages, s.value("feed.messages.delivered"), "every message, losses recovered");
+            assertEquals(0, s.value("feed.gaps.lost"));
+            assertTrue(s.value("feed.gaps.opened") > 0, "the lines lost packets");
+            final long ticks = s.value("session.ticks");
+            assertTrue(ticks >= messages, "a tick or more per message");
+            assertEquals(ticks, s.value("journal.ticks"), "the journal holds every tick");
+            assertEquals(ticks, s.value("journal.position"), "and reports them journaled");
+            assertEquals(ticks, s.value("egress.ticks_published"), "the egress published every tick");
+            assertEquals(0, s.value("egress.ring.dropped"));
+            assertEquals(0, s.value("gateway.errors"), err.toString());
+            assertEquals(s.value("ingress.p0.0.packets"), s.value("feed.A.packets") + s.value("feed.B.packets"));
+            assertTrue(s.value("latency.ingress_to_session.samples") > 0);
+            assertTrue(s.value("latency.session_to_journal.samples") > 0);
+            assertTrue(live.value("latency.ingress_to_session.p99_ns") > 0, "percentiles published while running");
+            try (JournalReader reader = JournalReader.open(dir.resolve("journal"));
+                TickReplay replay = reader.newTickReplay())
+            {
+                assertEquals(1, replay.firstSequence());
+                assertEquals(ticks, replay.lastSequence());
+                assertEquals(ticks, replay.count());
+            }
+        }
+        assertTrue(Files.size(dir.resolve("hlog").resolve("run-test-" + ProcessHandle.current().pid() +
+            "-ingress_to_session.hlog")) > 0, "latency log written");
+    }
+
+    private static void awaitRunning(final Path counters, final CompletableFuture<Integer> gateway,
+        final StringWriter err) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline)
+        {
+            assertFalse(gateway.isDone(), () -> "the gateway ended before it ran: " + err);
+            try (CountersFile file = CountersFile.open(counters))
+            {
+                if (file.snapshot().has("gateway.uptime_s") && file.snapshot().value("egress.consumers", -1) >= 0)
+                {
+                    Thread.sleep(200);
+                    return;
+                }
+            }
+            catch (final CountersFileException notYet)
+            {
+                // Still starting.
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the gateway did not start within 30 s");
+    }
+
+    /** @return a snapshot once the session ended and everything was journaled and published. */
+    private static CountersSnapshot awaitQuiet(final Path counters) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        try (CountersFile file = CountersFile.open(counters))
+        {
+            while (System.nanoTime() < deadline)
+            {
+                final CountersSnapshot s = file.snapshot();
+                if (s.value("feed.end_of_session") == 1 && s.value("session.ticks") > 0 &&
+                    s.value("journal.position") == s.value("session.ticks") &&
+                    s.value("egress.ticks_published") == s.value("session.ticks") &&
+                    s.value("latency.ingress_to_session.samples") > 0)
+                {
+                    return s;
+                }
+                Thread.sleep(50);
+            }
+            throw new AssertionError("the session did not end and settle: " + file.snapshot().values());
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.mdgate.app.run;
+
+import io.mdgate.app.run.counters.CounterType;
+import io.mdgate.app.run.counters.CountersFileWriter;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class StatAndErrorsCommandTest
+{
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int execute(final Object command, final String... args)
+    {
+        return new CommandLine(command).setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(args);
+    }
+
+    @Test
+    void shouldPrintEveryCounterOfARunningGatewayOnce()
+    {
+        final Path file = dir.resolve("counters");
+        try (CountersFileWriter writer = CountersFileWriter.create(file, "gw-stat", 16, 4096))
+        {
+            writer.newCounter("feed.A.packets", CounterType.TOTAL).set(1234);
+            writer.newCounter("journal.position", CounterType.POSITION).set(99);
+            assertEquals(0, execute(new StatCommand(), "--counters", file.toString(), "--once"), err.toString());
+        }
+        final String text = out.toString();
+        assertTrue(text.contains("gateway gw-stat"), text);
+        assertTrue(text.contains("running"), text);
+        assertTrue(text.matches("(?s).*feed\\.A\\.packets\\s+1,234.*"), text);
+        assertTrue(text.matches("(?s).*journal\\.position\\s+99.*"), text);
+    }
+
+    @Test
+    void shouldPrintTheCountersAsJsonWithTheirTypesAndOnlyThoseFiltered()
+    {
+        final Path file = dir.resolve("counters");
+        try (CountersFileWriter writer = CountersFileWriter.create(file, "gw", 16, 4096))
+        {
+            writer.newCounter("feed.gaps.opened", CounterType.TOTAL).set(3);
+            writer.newCounter("egress.consumer.s1.lag", CounterType.LEVEL).set(7);
+        }
+        assertEquals(0, execute(new StatCommand(), "--counters", file.toString(), "--once", "--json",
+            "--filter", "egress."), err.toString());
+        final String json = out.toString().trim();
+        assertTrue(json.startsWith("{\"gateway\":\"gw\""), json);
+        assertTrue(json.contains("\"state\":\"stopped\""), json);
+        assertTrue(json.contains("\"counters\":{\"egress.consumer.s1.lag\":7}"), json);
+        assertTrue(json.contains("\"types\":{\"egress.consumer.s1.lag\":\"level\"}"), json);
+        assertFalse(json.contains("feed.gaps.opened"), json);
+    }
+
+    @Test
+    void shouldRefreshAndShowTheRateOfTotals()
+    {
+        final Path file = dir.resolve("counters");
+        try (CountersFileWriter writer = CountersFileWriter.create(file, "gw", 16, 4096))
+        {
+            final AtomicCounter packets = writer.newCounter("feed.A.packets", CounterType.TOTAL);
+            final Thread ticker = new Thread(() ->
+            {
+                for (int i = 0; i < 200; i++)
+                {
+                    packets.getAndAdd(100);
+                    try
+                    {
+                        Thread.sleep(1);
+                    }
+                    catch (final InterruptedException ex)
+                    {
+                        return;
+                    }
+                }
+            });
+            ticker.start();
+            assertEquals(0, execute(new StatCommand(), "--counters", file.toString(), "--interval-ms", "50",
+                "--count", "3"), err.toString());
+            ticker.interrupt();
+        }
+        final String text = out.toString();
+        assertTrue(text.contains("\033[H\033[2J"), "refreshes in place");
+        assertTrue(text.matches("(?s).*feed\\.A\\.packets\\s+[0-9,]+\\s+[0-9,]+/s.*"), text);
+    }
+
+    @Test
+    void shouldSayWhereItLookedWhenThereIsNoCountersFile()
+    {
+        final Path missing = dir.resolve("nope/counters");
+        assertEquals(1, execute(new StatCommand(), "--counters", missing.toString(), "--once"));
+        assertTrue(err.toString().contains("no counters file at " + missing), err.toString());
+    }
+
+    @Test
+    void shouldPrintEachDistinctErrorWithItsCount()
+    {
+        final Path file = dir.resolve("counters");
+        try (CountersFileWriter writer = CountersFileWriter.create(file, "gw", 16, 64 * 1024))
+        {
+            final IllegalStateException failure = new IllegalStateException("ingress ingress:p0:0 failed with -5");
+            writer.errorLog().record(failure);
+            writer.errorLog().record(failure);
+        }
+        assertEquals(0, execute(new ErrorsCommand(), "--counters", file.toString()), err.toString());
+        assertTrue(out.toString().contains("1 distinct error"), out.toString());
+        assertTrue(out.toString().contains("2 time(s)"), out.toString());
+        assertTrue(out.toString().contains("ingress ingress:p0:0 failed with -5"), out.toString());
+
+        out.getBuffer().setLength(0);
+        assertEquals(0, execute(new ErrorsCommand(), "--counters", file.toString(), "--json"), err.toString());
+        assertTrue(out.toString().contains("\"observations\":2"), out.toString());
+    }
+
+    @Test
+    void shouldRefuseBothACountersFileAndAConfigurationFile()
+    {
+        assertEquals(2, execute(new ErrorsCommand(), "--counters", "a", "--config", "b"));
+        assertTrue(err.toString().contains("not both"), err.toString());
+    }
+}
