@@ -6,11 +6,16 @@ import io.mdgate.app.config.CoresCommand;
 import io.mdgate.app.config.DoctorCommand;
 import io.mdgate.app.config.MapCommand;
 import io.mdgate.app.config.PortsCommand;
+import io.mdgate.app.demo.DemoCommand;
 import io.mdgate.app.egress.ConsumeCommand;
 import io.mdgate.app.egress.PublishCommand;
 import io.mdgate.app.journal.JournalCommand;
 import io.mdgate.app.journal.RecordCommand;
 import io.mdgate.app.journal.ReplayCommand;
+import io.mdgate.app.report.ReportCommand;
+import io.mdgate.app.run.ErrorsCommand;
+import io.mdgate.app.run.RunCommand;
+import io.mdgate.app.run.StatCommand;
 import io.mdgate.app.sim.SimCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -39,8 +44,9 @@ import picocli.CommandLine.Spec;
     footer = "%nRun 'mdgate help COMMAND' for the options of a command.",
     subcommands = {
         SimCommand.class, DecodeCommand.class, IngressCommand.class, RecordCommand.class, ReplayCommand.class,
-        JournalCommand.class, PublishCommand.class, ConsumeCommand.class, MapCommand.class, CoresCommand.class,
-        PortsCommand.class, DoctorCommand.class, CommandLine.HelpCommand.class })
+        JournalCommand.class, PublishCommand.class, ConsumeCommand.class, RunCommand.class, StatCommand.class,
+        ErrorsCommand.class, DemoCommand.class, ReportCommand.class, MapCommand.class, CoresCommand.class,
+        PortsCommand.class, DoctorCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class })
 public final class Main implements Callable<Integer>
 {
     @Spec
