@@ -543,6 +543,54 @@ static jint igmp_report0(JNIEnv *env, jclass clazz, jlong handle, jint record_ty
     return mdg_igmp_build(port_of(handle), record_type, (uint8_t *)(uintptr_t)address, (uint32_t)capacity);
 }
 
+/*
+ * Describes, for `mdgate ports`, the first valid port whose id is at least from_id: fills info[0..5] with its id,
+ * NUMA socket (-1 unknown), MAC address (48 bits, first byte highest), link status (1 up), link speed in Mb/s
+ * (0 none, -1 unknown) and maximum receive queues, and returns "name<TAB>driver"; NULL when there is none.
+ */
+static jstring port_info0(JNIEnv *env, jclass clazz, jint from_id, jlongArray info)
+{
+    (void)clazz;
+    if (from_id < 0 || from_id >= RTE_MAX_ETHPORTS || info == NULL || (*env)->GetArrayLength(env, info) < 6)
+    {
+        return NULL;
+    }
+    const uint64_t port_id = rte_eth_find_next((uint64_t)from_id);
+    if (port_id >= RTE_MAX_ETHPORTS)
+    {
+        return NULL;
+    }
+    char name[RTE_ETH_NAME_MAX_LEN] = "";
+    rte_eth_dev_get_name_by_port((uint16_t)port_id, name);
+    struct rte_eth_dev_info dev_info;
+    memset(&dev_info, 0, sizeof(dev_info));
+    const int info_result = rte_eth_dev_info_get((uint16_t)port_id, &dev_info);
+    struct rte_ether_addr mac;
+    memset(&mac, 0, sizeof(mac));
+    rte_eth_macaddr_get((uint16_t)port_id, &mac);
+    struct rte_eth_link link;
+    memset(&link, 0, sizeof(link));
+    const int link_result = rte_eth_link_get_nowait((uint16_t)port_id, &link);
+    jlong mac_value = 0;
+    for (int i = 0; i < RTE_ETHER_ADDR_LEN; i++)
+    {
+        mac_value = (mac_value << 8) | mac.addr_bytes[i];
+    }
+    const jlong values[6] = {
+        (jlong)port_id,
+        (jlong)rte_eth_dev_socket_id((uint16_t)port_id),
+        mac_value,
+        link_result == 0 ? (jlong)link.link_status : 0,
+        link_result != 0 || link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? -1 : (jlong)link.link_speed,
+        info_result == 0 ? (jlong)dev_info.max_rx_queues : 0,
+    };
+    (*env)->SetLongArrayRegion(env, info, 0, 6, values);
+    char text[RTE_ETH_NAME_MAX_LEN + 64];
+    snprintf(text, sizeof(text), "%s\t%s", name,
+        info_result == 0 && dev_info.driver_name != NULL ? dev_info.driver_name : "");
+    return (*env)->NewStringUTF(env, text);
+}
+
 static const JNINativeMethod port_methods[] = {
     { "portOpen0", "(Ljava/lang/String;Ljava/lang/String;[I[I)J", (void *)port_open0 },
     { "portStart0", "(JI)I", (void *)port_start0 },
@@ -553,6 +601,7 @@ static const JNINativeMethod port_methods[] = {
     { "portNames0", "()Ljava/lang/String;", (void *)port_names0 },
     { "portDriver0", "(J)Ljava/lang/String;", (void *)port_driver0 },
     { "igmpReport0", "(JIJI)I", (void *)igmp_report0 },
+    { "portInfo0", "(I[J)Ljava/lang/String;", (void *)port_info0 },
 };
 
 const struct mdg_natives mdg_port_natives = MDG_NATIVES(port_methods);

@@ -10,7 +10,7 @@ package io.mdgate.ingress;
 public final class DpdkNative
 {
     /** The native ABI this class expects; must equal {@code MDGATE_DPDK_ABI_VERSION} in {@code mdgate_dpdk.h}. */
-    public static final int ABI_VERSION = 2;
+    public static final int ABI_VERSION = 3;
 
     /** The library name for {@link System#loadLibrary(String)}: {@code libmdgate-dpdk.so} on Linux. */
     public static final String LIBRARY_NAME = "mdgate-dpdk";
@@ -158,6 +158,8 @@ public final class DpdkNative
     static native String portNames0();
 
     static native String portDriver0(long handle);
+
+    static native String portInfo0(int fromId, long[] info);
 
     static native int igmpReport0(long handle, int recordType, long address, int capacity);
 }

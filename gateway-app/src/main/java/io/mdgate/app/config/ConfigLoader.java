@@ -175,7 +175,8 @@ public final class ConfigLoader
 
     private static Feed feed(final TableReader table, final List<Port> ports)
     {
-        table.refuseUnknownKeys(Set.of("session", "gap_wait_ms", "retransmit", "stale_after_ms", "lines"));
+        table.refuseUnknownKeys(Set.of("session", "gap_wait_ms", "retransmit", "stale_after_ms", "retry_interval_ms",
+            "lines"));
         final String session = table.string("session", "");
         if (session.length() > 10 || !session.chars().allMatch((c) -> c >= 0x20 && c < 0x7F))
         {
@@ -193,8 +194,9 @@ public final class ConfigLoader
             }
         }
         final long staleAfterMs = table.integer("stale_after_ms", 2000, 1, 3_600_000);
+        final long retryIntervalMs = table.integer("retry_interval_ms", Feed.DEFAULT_RETRY_INTERVAL_MS, 1, 60_000);
         final List<Line> lines = lines(table.tables("lines", true), ports);
-        return new Feed(session, gapWaitMs, retransmit, staleAfterMs, lines);
+        return new Feed(session, gapWaitMs, retransmit, staleAfterMs, lines, retryIntervalMs);
     }
 
     private static List<Line> lines(final List<TableReader> tables, final List<Port> ports)

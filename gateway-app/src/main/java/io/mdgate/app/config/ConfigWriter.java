@@ -47,6 +47,7 @@ public final class ConfigWriter
         config.feed().retransmit().ifPresent((address) ->
             key(toml, "retransmit", address.getAddress().getHostAddress() + ":" + address.getPort()));
         number(toml, "stale_after_ms", config.feed().staleAfterMs());
+        number(toml, "retry_interval_ms", config.feed().retryIntervalMs());
         for (final Line line : config.feed().lines())
         {
             toml.append("\n[[feed.lines]]\n");

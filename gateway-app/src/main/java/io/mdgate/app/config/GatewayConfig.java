@@ -123,15 +123,31 @@ public record GatewayConfig(
      * @param retransmit   the re-request server ({@code retransmit}), if any.
      * @param staleAfterMs a line silent this long is reported stale ({@code stale_after_ms}).
      * @param lines        line A and, optionally, line B, in that order.
+     * @param retryIntervalMs how long to wait for a re-request's answer before asking again; a gap is given up
+     *                     after the first request and 5 retries ({@code retry_interval_ms}).
      */
     public record Feed(
-        String session, long gapWaitMs, Optional<InetSocketAddress> retransmit, long staleAfterMs, List<Line> lines)
+        String session, long gapWaitMs, Optional<InetSocketAddress> retransmit, long staleAfterMs, List<Line> lines,
+        long retryIntervalMs)
     {
+        /** Default of {@code retry_interval_ms}: the feed session's own default. */
+        public static final long DEFAULT_RETRY_INTERVAL_MS = 2;
+
         public Feed
         {
             Objects.requireNonNull(session, "session");
             Objects.requireNonNull(retransmit, "retransmit");
             lines = List.copyOf(lines);
+        }
+
+        /**
+         * A feed with the default re-request retry interval.
+         */
+        public Feed(
+            final String session, final long gapWaitMs, final Optional<InetSocketAddress> retransmit,
+            final long staleAfterMs, final List<Line> lines)
+        {
+            this(session, gapWaitMs, retransmit, staleAfterMs, lines, DEFAULT_RETRY_INTERVAL_MS);
         }
 
         /**

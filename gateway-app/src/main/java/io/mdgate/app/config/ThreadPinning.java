@@ -95,6 +95,18 @@ public final class ThreadPinning
     }
 
     /**
+     * For a check after start: whether the calling thread is still pinned to {@code cpu} alone and runs there.
+     *
+     * @param cpu the CPU it was pinned to.
+     * @return true when its affinity mask is that CPU alone and it runs on it.
+     */
+    public static boolean isPinnedTo(final int cpu)
+    {
+        final SortedSet<Integer> mask = affinity();
+        return 1 == mask.size() && mask.first() == cpu && currentCpu() == cpu;
+    }
+
+    /**
      * Sets the calling thread's affinity mask, e.g. to give back the CPUs it had before a {@link #pin}.
      *
      * @param cpus the CPUs the thread may run on, at least one.

@@ -29,6 +29,18 @@ class ConfigWriterTest
     }
 
     @Test
+    void shouldWriteEveryFeedSettingIncludingTheRetryInterval()
+    {
+        final GatewayConfig config = ConfigLoader.parse(ConfigLoaderTest.FULL.replace("stale_after_ms = 1500",
+            "stale_after_ms = 1500\nretry_interval_ms = 25"));
+
+        final GatewayConfig written = ConfigLoader.parse(ConfigWriter.toToml(config));
+
+        assertEquals(25, written.feed().retryIntervalMs());
+        assertEquals(config, written);
+    }
+
+    @Test
     void shouldQuoteStringsSoTheyReadBack()
     {
         final GatewayConfig config = ConfigLoader.parse(ConfigLoaderTest.FULL.replace("\"secret-1\"",

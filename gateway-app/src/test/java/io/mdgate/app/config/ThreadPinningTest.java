@@ -25,11 +25,15 @@ class ThreadPinningTest
         {
             final List<Object> seen = onNewThread(() ->
             {
+                final boolean before = allowed.size() > 1 && ThreadPinning.isPinnedTo(cpu);
                 ThreadPinning.pin(cpu);
-                return List.of(ThreadPinning.affinity(), ThreadPinning.currentCpu());
+                return List.of(ThreadPinning.affinity(), ThreadPinning.currentCpu(), before,
+                    ThreadPinning.isPinnedTo(cpu));
             });
             assertEquals(new TreeSet<>(List.of(cpu)), seen.get(0));
             assertEquals(cpu, seen.get(1));
+            assertEquals(false, seen.get(2), "a thread free to run on several CPUs is not pinned");
+            assertEquals(true, seen.get(3));
         }
         assertEquals(allowed, ThreadPinning.affinity(), "pinning another thread leaves this one alone");
     }
