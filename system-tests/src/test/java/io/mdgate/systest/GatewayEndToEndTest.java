@@ -272,6 +272,7 @@ class GatewayEndToEndTest
 
             [feed]
             gap_wait_ms = 2
+            retry_interval_ms = 50
             retransmit = "127.0.0.1:%d"
 
             [[feed.lines]]

@@ -62,8 +62,6 @@ public final class Gateway implements AutoCloseable
     /** Longest wait for the cores to start, or for the pipeline to drain at close. */
     static final long START_TIMEOUT_MILLIS = 30_000;
     private static final long DRAIN_TIMEOUT_MILLIS = 5_000;
-    static final long RETRY_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-    static final int MAX_RETRIES = 20;
 
     private final GatewayConfig config;
     private final CountersFileWriter counters;
@@ -418,14 +416,11 @@ public final class Gateway implements AutoCloseable
     {
         // From sequence 1: a gateway started before the session misses nothing even when both lines lose its first
         // packet; one started late re-requests what it missed, or declares it lost as one GAP tick.
-        // Re-requests get 20 ms per round and 20 rounds before a gap is declared lost: a re-request server on a busy
-        // host (or across a WAN) answers in milliseconds, not microseconds, and the hold bounds what waits meanwhile.
         final FeedSession.Context context = new FeedSession.Context()
             .firstSequence(1)
-            .retryIntervalNanos(RETRY_INTERVAL_NANOS)
-            .maxRetries(MAX_RETRIES)
             .gapWaitNanos(TimeUnit.MILLISECONDS.toNanos(feed.gapWaitMs()))
-            .staleLineNanos(TimeUnit.MILLISECONDS.toNanos(feed.staleAfterMs()));
+            .staleLineNanos(TimeUnit.MILLISECONDS.toNanos(feed.staleAfterMs()))
+            .retryIntervalNanos(TimeUnit.MILLISECONDS.toNanos(feed.retryIntervalMs()));
         feed.retransmit().ifPresent(address -> context.requester(track(new UdpRetransmitRequester(address))));
         return context;
     }
