@@ -365,7 +365,8 @@ public final class Gateway implements AutoCloseable
             rank = Math.min(rank, rank(ref.kind()));
         }
         final Agent agent = onCore.size() == 1 ? onCore.get(0) : new CompositeAgent(onCore);
-        final CoreAgent coreAgent = new CoreAgent(core.cpu(), agent, pinner, started, failure);
+        final CoreAgent coreAgent = new CoreAgent(core.cpu(), agent, pinner, started, failure,
+            counters.newCounter("gateway.core." + core.cpu() + ".pinned", CounterType.STATE));
         return new Runner(rank, core.cpu(), new AgentRunner(
             IdleStrategies.of(core.idle(), marketHours, config.marketHours().outsidePark()),
             errorHandler, errorCount, coreAgent));
