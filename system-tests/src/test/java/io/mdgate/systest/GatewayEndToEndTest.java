@@ -8,6 +8,7 @@ import io.mdgate.app.sim.SimCommand;
 import io.mdgate.journal.JournalReader;
 import io.mdgate.journal.TickReplay;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * sequence exactly once and in order, the journal holds every tick, and the counters agree from the ingress to the
  * consumers. Skipped, with the reason printed, where multicast cannot loop back on {@code lo}.
  */
+@Tag("slow")
 @Timeout(value = 240)
 class GatewayEndToEndTest
 {
