@@ -1,13 +1,15 @@
 package io.mdgate.app.run;
 
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * What one core's thread runs: pins the thread to its CPU, then starts its agents (a composite when several) and
- * reports to the gateway that the core is up, or why it is not (pinning refused, a port that would not open).
+ * What one core's thread runs: pins the thread to its CPU, starts its agents (a composite when several), checks the
+ * pinning again (a port's start may move the thread) and reports to the gateway that the core is up, or why it is
+ * not (pinning refused or lost, a port that would not open). {@code gateway.core.<cpu>.pinned} is 1 once checked.
  * Threading: the core's thread.
  */
 final class CoreAgent implements Agent
@@ -17,14 +19,16 @@ final class CoreAgent implements Agent
     private final CpuPinner pinner;
     private final CountDownLatch started;
     private final AtomicReference<Throwable> failure;
+    private final AtomicCounter pinned;
 
     /**
      * @param started counted down once this core is up or failed.
      * @param failure the first failure of any core.
      */
     CoreAgent(final int cpu, final Agent agent, final CpuPinner pinner, final CountDownLatch started,
-        final AtomicReference<Throwable> failure)
+        final AtomicReference<Throwable> failure, final AtomicCounter pinned)
     {
+        this.pinned = pinned;
         this.cpu = cpu;
         this.agent = agent;
         this.pinner = pinner;
@@ -39,6 +43,12 @@ final class CoreAgent implements Agent
         {
             pinner.pin(cpu);
             agent.onStart();
+            if (!pinner.holds(cpu))
+            {
+                throw new IllegalStateException("the thread was pinned to CPU " + cpu + " but no longer runs only " +
+                    "there after its agents started");
+            }
+            pinned.setRelease(1);
         }
         catch (final RuntimeException | Error ex)
         {

@@ -44,6 +44,19 @@ final class CoreMapCheck
     /** @return the pinner for real runs: pins and checks that the thread runs only on its CPU. */
     static CpuPinner pinner()
     {
-        return ThreadPinning::pin;
+        return new CpuPinner()
+        {
+            @Override
+            public void pin(final int cpu)
+            {
+                ThreadPinning.pin(cpu);
+            }
+
+            @Override
+            public boolean holds(final int cpu)
+            {
+                return ThreadPinning.isPinnedTo(cpu);
+            }
+        };
     }
 }

@@ -16,4 +16,15 @@ interface CpuPinner
      *                               saying why.
      */
     void pin(int cpu);
+
+    /**
+     * Checks again, after the core's agents started (a port's start may move the thread), that the calling thread
+     * is still pinned to {@code cpu} alone.
+     *
+     * @return true when it is (always, for a pinner that does not pin).
+     */
+    default boolean holds(final int cpu)
+    {
+        return true;
+    }
 }

@@ -24,7 +24,8 @@ import java.util.List;
  * {@code session_to_egress} (from the tick's {@link TickStamps} stamp) and {@code ingress_to_egress} (from the
  * tick's receive time) for each. Keeps the in-memory {@link TickArchive} for recovery when there is no journal.
  * Publishes its counters every millisecond, per configured consumer {@code egress.consumer.<name>.lag} (ticks
- * published and not yet reported delivered), {@code .delivered} and {@code .connected}.
+ * published and not yet reported delivered; -1 when the consumer reports no position, as one reading the multicast
+ * stream does), {@code .delivered} and {@code .connected}.
  * <p>
  * {@link #onClose()} publishes what is left in the ring, then closes the publisher, which says goodbye to every
  * consumer. Threading: the agent's thread.
@@ -32,6 +33,8 @@ import java.util.List;
 final class EgressStage implements Agent, TickHandler, ConsumerVisitor
 {
     private static final long PUBLISH_INTERVAL_NANOS = 1_000_000L;
+    /** The lag of a consumer that reports no position: one on the multicast stream, or one that delivered nothing. */
+    static final long LAG_UNKNOWN = -1;
 
     private final EgressPublisher publisher;
     private final TickRing ring;
@@ -165,7 +168,8 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
                 seen[i] = true;
                 connected[i].setRelease(1);
                 delivered[i].setRelease(deliveredSequence);
-                lag[i].setRelease(Math.max(0, publisher.lastPublishedSequence() - deliveredSequence));
+                lag[i].setRelease(deliveredSequence == 0 ? LAG_UNKNOWN :
+                    Math.max(0, publisher.lastPublishedSequence() - deliveredSequence));
                 return;
             }
         }

@@ -26,6 +26,10 @@ final class FeedCountersPublisher
     private final AtomicCounter gapsFilledByRerequest;
     private final AtomicCounter gapsLost;
     private final AtomicCounter gapsOpen;
+    private final AtomicCounter lostNoRecovery;
+    private final AtomicCounter lostRetriesExhausted;
+    private final AtomicCounter lostHoldFull;
+    private final AtomicCounter lostSessionChanged;
     private final AtomicCounter messagesDelivered;
     private final AtomicCounter messagesLost;
     private final AtomicCounter messagesMissing;
@@ -57,6 +61,10 @@ final class FeedCountersPublisher
         gapsFilledByRerequest = counters.newCounter("feed.gaps.filled_by_rerequest", CounterType.TOTAL);
         gapsLost = counters.newCounter("feed.gaps.lost", CounterType.TOTAL);
         gapsOpen = counters.newCounter("feed.gaps.open", CounterType.LEVEL);
+        lostNoRecovery = counters.newCounter("feed.gaps.lost_no_rerequest_server", CounterType.TOTAL);
+        lostRetriesExhausted = counters.newCounter("feed.gaps.lost_rerequests_unanswered", CounterType.TOTAL);
+        lostHoldFull = counters.newCounter("feed.gaps.lost_hold_full", CounterType.TOTAL);
+        lostSessionChanged = counters.newCounter("feed.gaps.lost_session_changed", CounterType.TOTAL);
         messagesDelivered = counters.newCounter("feed.messages.delivered", CounterType.TOTAL);
         messagesLost = counters.newCounter("feed.messages.lost", CounterType.TOTAL);
         messagesMissing = counters.newCounter("feed.messages.missing", CounterType.LEVEL);
@@ -103,6 +111,10 @@ final class FeedCountersPublisher
         gapsFilledByRerequest.setRelease(byRequest);
         gapsLost.setRelease(lost);
         gapsOpen.setRelease(session.openGaps());
+        lostNoRecovery.setRelease(session.gapsLost(FeedSession.LOST_NO_RECOVERY));
+        lostRetriesExhausted.setRelease(session.gapsLost(FeedSession.LOST_RETRIES_EXHAUSTED));
+        lostHoldFull.setRelease(session.gapsLost(FeedSession.LOST_HOLD_FULL));
+        lostSessionChanged.setRelease(session.gapsLost(FeedSession.LOST_SESSION_CHANGED));
         messagesDelivered.setRelease(session.messagesDelivered());
         messagesLost.setRelease(session.messagesLost());
         messagesMissing.setRelease(session.missingMessages());

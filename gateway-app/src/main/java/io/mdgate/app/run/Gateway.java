@@ -111,7 +111,7 @@ public final class Gateway implements AutoCloseable
 
             final Map<String, Agent> agents = new LinkedHashMap<>();
             final List<StageLatency> latencies = new ArrayList<>();
-            addIngressAgents(agents, errorHandler);
+            addIngressAgents(agents, errorHandler, clock);
 
             final StageLatency ingressToSession = latency("ingress_to_session", hlogDir, startMillis, latencies);
             final SessionAgent session = new SessionAgent(packetRing, 1024, sessionContext(config.feed()),
@@ -318,7 +318,8 @@ public final class Gateway implements AutoCloseable
         return resource;
     }
 
-    private void addIngressAgents(final Map<String, Agent> agents, final GatewayErrorHandler errorHandler)
+    private void addIngressAgents(final Map<String, Agent> agents, final GatewayErrorHandler errorHandler,
+        final EpochNanoClock clock)
     {
         for (final GatewayConfig.AgentRef ref : config.requiredAgents())
         {
@@ -329,7 +330,7 @@ public final class Gateway implements AutoCloseable
             final GatewayConfig.Port port = config.port(ref.port()).orElseThrow();
             final int cpu = cpuOf(ref);
             final IngressAgent agent = new IngressAgent(ref.toString(),
-                Ingresses.create(config, port, ref.queue(), cpu), packetRing, errorHandler, counters);
+                Ingresses.create(config, port, ref.queue(), cpu, clock), packetRing, errorHandler, counters);
             ingressAgents.add(agent);
             agents.put(ref.toString(), agent);
         }
@@ -365,7 +366,8 @@ public final class Gateway implements AutoCloseable
             rank = Math.min(rank, rank(ref.kind()));
         }
         final Agent agent = onCore.size() == 1 ? onCore.get(0) : new CompositeAgent(onCore);
-        final CoreAgent coreAgent = new CoreAgent(core.cpu(), agent, pinner, started, failure);
+        final CoreAgent coreAgent = new CoreAgent(core.cpu(), agent, pinner, started, failure,
+            counters.newCounter("gateway.core." + core.cpu() + ".pinned", CounterType.STATE));
         return new Runner(rank, core.cpu(), new AgentRunner(
             IdleStrategies.of(core.idle(), marketHours, config.marketHours().outsidePark()),
             errorHandler, errorCount, coreAgent));

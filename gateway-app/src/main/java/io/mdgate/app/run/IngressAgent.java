@@ -17,7 +17,8 @@ import java.nio.ByteOrder;
  * One port queue's receive duty cycle: polls a burst from the {@link Ingress} and copies each packet, with its
  * line and receive time, into the packet ring to the session agent ({@link PacketRingDescriptor}). It never
  * blocks: a packet that finds the ring full is dropped and counted ({@code ingress.<port>.<queue>.dropped}); the
- * session then sees a gap that the other line or a re-request fills.
+ * session then sees a gap that the other line or a re-request fills. A packet longer than an eighth of the ring
+ * (Agrona's limit for one record) is dropped and counted as {@code oversized}.
  * <p>
  * A fatal error of the port (a negative poll) is recorded once in the error log and the agent stops polling.
  * {@link #stopReceiving()} (any thread) makes the agent close its port on its own thread, so the groups are left
@@ -35,6 +36,8 @@ final class IngressAgent implements Agent, PacketHandler
     private final AtomicCounter packets;
     private final AtomicCounter bytes;
     private final AtomicCounter dropped;
+    private final AtomicCounter oversized;
+    private final int maxPayload;
     private final AtomicCounter failure;
     private final AtomicBuffer ringBuffer;
     private volatile boolean stopRequested;
@@ -59,6 +62,8 @@ final class IngressAgent implements Agent, PacketHandler
         packets = counters.newCounter(prefix + "packets", CounterType.TOTAL);
         bytes = counters.newCounter(prefix + "bytes", CounterType.TOTAL);
         dropped = counters.newCounter(prefix + "dropped", CounterType.TOTAL);
+        oversized = counters.newCounter(prefix + "oversized", CounterType.TOTAL);
+        maxPayload = ring.maxMsgLength() - PacketRingDescriptor.PAYLOAD_OFFSET;
         failure = counters.newCounter(prefix + "failure", CounterType.STATE);
     }
 
@@ -99,6 +104,11 @@ final class IngressAgent implements Agent, PacketHandler
     public void onPacket(
         final int line, final DirectBuffer buffer, final int offset, final int length, final long receiveTimestampNanos)
     {
+        if (length > maxPayload)
+        {
+            oversized.incrementRelease();
+            return;
+        }
         final int index = ring.tryClaim(PacketRingDescriptor.typeId(line), PacketRingDescriptor.PAYLOAD_OFFSET + length);
         if (index < 0)
         {

@@ -5,6 +5,7 @@ import io.mdgate.ingress.DpdkIngress;
 import io.mdgate.ingress.Ingress;
 import io.mdgate.ingress.IngressLines;
 import io.mdgate.ingress.socket.SocketIngress;
+import org.agrona.concurrent.EpochNanoClock;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,11 +20,14 @@ final class Ingresses
     }
 
     /**
-     * @param cpu the CPU of the core that runs the queue's agent (DPDK registers that thread as its lcore).
+     * @param cpu   the CPU of the core that runs the queue's agent (DPDK registers that thread as its lcore).
+     * @param clock the gateway's clock: the socket ingress stamps packets with it, so the later stages' latencies
+     *              are measured against the same calibration.
      * @return the ingress, not started (its agent starts it on its core).
      * @throws IllegalStateException when the port's settings cannot make an ingress, saying why.
      */
-    static Ingress create(final GatewayConfig config, final GatewayConfig.Port port, final int queue, final int cpu)
+    static Ingress create(final GatewayConfig config, final GatewayConfig.Port port, final int queue, final int cpu,
+        final EpochNanoClock clock)
     {
         if (queue != 0 || port.queues() != 1)
         {
@@ -36,7 +40,7 @@ final class Ingresses
             return switch (port.driver())
             {
                 case SOCKET -> new SocketIngress(new SocketIngress.Context().lines(lines)
-                    .interfaceName(port.interfaceName()).conclude());
+                    .interfaceName(port.interfaceName()).clock(clock).conclude());
                 case DPDK -> new DpdkIngress(dpdkContext(config, port, lines, cpu));
             };
         }

@@ -45,10 +45,20 @@ class GatewayPinningTest
         final int first = allowed.first();
         final int second = allowed.last();
         final Map<Integer, SortedSet<Integer>> seen = new ConcurrentHashMap<>();
-        final CpuPinner recording = cpu ->
+        final CpuPinner recording = new CpuPinner()
         {
-            ThreadPinning.pin(cpu);
-            seen.put(cpu, ThreadPinning.affinity());
+            @Override
+            public void pin(final int cpu)
+            {
+                ThreadPinning.pin(cpu);
+                seen.put(cpu, ThreadPinning.affinity());
+            }
+
+            @Override
+            public boolean holds(final int cpu)
+            {
+                return ThreadPinning.isPinnedTo(cpu);
+            }
         };
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         try (Gateway gateway = Gateway.create(config(LoopbackGatewayConfig.twoCores()
@@ -61,6 +71,8 @@ class GatewayPinningTest
             try (CountersFile file = CountersFile.open(gateway.countersFile()))
             {
                 assertEquals(CountersSnapshot.State.RUNNING, file.snapshot().state());
+                assertEquals(1, file.snapshot().value("gateway.core." + first + ".pinned"));
+                assertEquals(1, file.snapshot().value("gateway.core." + second + ".pinned"));
             }
         }
         try (CountersFile file = CountersFile.open(dir.resolve("counters")))
@@ -90,5 +102,29 @@ class GatewayPinningTest
             assertEquals(CountersSnapshot.State.STOPPED, file.snapshot().state(), "closed after the failed start");
             assertTrue(file.errors().stream().anyMatch(e -> e.text().contains("cpuset")), "recorded in the error log");
         }
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldNotStartWhenThePinningDidNotHoldAfterTheAgentsStarted() throws Exception
+    {
+        final CpuPinner lost = new CpuPinner()
+        {
+            @Override
+            public void pin(final int cpu)
+            {
+            }
+
+            @Override
+            public boolean holds(final int cpu)
+            {
+                return cpu != 0;
+            }
+        };
+        final Gateway gateway = Gateway.create(config(LoopbackGatewayConfig.twoCores()), lost,
+            new PrintStream(new ByteArrayOutputStream(), true));
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, gateway::start);
+        assertTrue(ex.getMessage().contains("core 0"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("no longer runs only there"), ex.getMessage());
     }
 }

@@ -23,6 +23,7 @@ final class LoopbackGatewayConfig
 
             [feed]
             gap_wait_ms = 2
+            retry_interval_ms = 50
             retransmit = "127.0.0.1:%d"
             stale_after_ms = 2000
 

@@ -5,6 +5,10 @@ import io.mdgate.app.run.counters.CountersFile;
 import io.mdgate.app.run.counters.CountersFileException;
 import io.mdgate.app.run.counters.CountersSnapshot;
 import io.mdgate.app.sim.SimCommand;
+import io.mdgate.egress.consumer.ConsumerContext;
+import io.mdgate.egress.consumer.EgressConsumer;
+import io.mdgate.egress.transport.shm.ShmContext;
+import io.mdgate.egress.transport.shm.ShmTransport;
 import io.mdgate.journal.JournalReader;
 import io.mdgate.journal.TickReplay;
 import org.junit.jupiter.api.Assumptions;
@@ -86,6 +90,11 @@ class RunCommandTest
             .setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
             .execute("--config", config.toString(), "--no-pin"));
         awaitRunning(dir.resolve("counters"), gateway, err);
+        final EgressConsumer consumer = EgressConsumer.connect(new ShmTransport(new ShmContext()
+            .directory(dir.resolve("shm")).instance("run-test-" + ProcessHandle.current().pid()).conclude()),
+            new ConsumerContext().name("c1").token("token-1").reconnect(false));
+        consumer.subscribeAll();
+        final long[] received = { 0 };
 
         final int messages = 20_000;
         final StringWriter simOut = new StringWriter();
@@ -97,8 +106,21 @@ class RunCommandTest
         assertEquals(0, simExit, simOut.toString());
 
         final CountersSnapshot live = awaitQuiet(dir.resolve("counters"));
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (consumer.lastDeliveredSequence() < live.value("session.ticks") && System.nanoTime() < deadline)
+        {
+            consumer.poll((buffer, offset) -> received[0]++, 1024);
+        }
+        assertEquals(live.value("session.ticks"), received[0], "the consumer got every tick");
         run.stop();
         assertEquals(0, gateway.get(60, TimeUnit.SECONDS), err.toString());
+        final long told = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (consumer.isConnected() && System.nanoTime() < told)
+        {
+            consumer.poll((buffer, offset) -> received[0]++, 1024);
+        }
+        assertFalse(consumer.isConnected(), "the consumer was told the gateway stopped");
+        consumer.close();
         assertTrue(out.toString().contains("mdgate run: stopped"), out.toString());
 
         try (CountersFile file = CountersFile.open(dir.resolve("counters")))

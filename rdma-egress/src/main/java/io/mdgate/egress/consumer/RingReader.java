@@ -56,7 +56,9 @@ final class RingReader
     /** @return slots read. */
     int poll(final int limit)
     {
-        if (null == reader)
+        // While a resync is pending the slots ahead may be live ticks written before the gateway took the RESYNC;
+        // delivering them would move the delivered sequence past the range the resync is about to replay.
+        if (null == reader || resyncPending)
         {
             return 0;
         }
