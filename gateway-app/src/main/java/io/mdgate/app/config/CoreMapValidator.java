@@ -61,7 +61,9 @@ public final class CoreMapValidator
         /** An agent the configuration needs is on no core. */
         AGENT_MISSING,
         /** An agent the configuration does not have. */
-        AGENT_UNKNOWN
+        AGENT_UNKNOWN,
+        /** The session on one thread with the journal or the egress, whose rings it waits on when they are full. */
+        SESSION_SHARES_THREAD
     }
 
     /**
@@ -105,6 +107,7 @@ public final class CoreMapValidator
         checkSharedCpus(config, findings);
         checkSiblings(config, topology, findings);
         checkAgents(config, findings);
+        checkSessionThread(config, findings);
         checkNuma(config, topology, findings);
         return findings;
     }
@@ -243,6 +246,33 @@ public final class CoreMapValidator
                 findings.add(new Finding(Severity.ERROR, "cores", "agent " + agent + " is on no core; add \"" +
                     agent + "\" to the agents of a [[cores]] entry (or `mdgate map " + editOptions(agent) +
                     " --core N`)", Check.AGENT_MISSING));
+            }
+        }
+    }
+
+    /**
+     * The session hands every tick to the journal and the egress through rings and waits for room when one is full
+     * (nothing may be lost there); on the same thread that wait would never end.
+     */
+    private static void checkSessionThread(final GatewayConfig config, final List<Finding> findings)
+    {
+        for (int i = 0; i < config.cores().size(); i++)
+        {
+            final List<AgentRef> agents = config.cores().get(i).agents();
+            if (agents.stream().noneMatch((a) -> AgentKind.SESSION == a.kind()))
+            {
+                continue;
+            }
+            final String sharing = agents.stream()
+                .filter((a) -> AgentKind.JOURNAL == a.kind() || AgentKind.EGRESS == a.kind())
+                .map(AgentRef::toString).collect(Collectors.joining(" and "));
+            if (!sharing.isEmpty())
+            {
+                findings.add(new Finding(Severity.ERROR, "cores[" + i + "].agents", "session shares a thread with " +
+                    sharing + ", but the session waits for room in their rings when they fall behind (so that no " +
+                    "tick is lost), which one thread can never make; give " + sharing + " another [[cores]] entry " +
+                    "(e.g. `mdgate map --agent " + (sharing.startsWith("journal") ? "journal" : "egress") +
+                    " --core N`)", Check.SESSION_SHARES_THREAD));
             }
         }
     }

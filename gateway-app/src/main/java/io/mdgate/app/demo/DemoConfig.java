@@ -106,15 +106,10 @@ public record DemoConfig(
 
     private void cores(final StringBuilder toml)
     {
+        // The session waits on the journal's and the egress's rings, so they always get a thread of their own; on a
+        // one-CPU host the two threads take turns on that CPU (both back off when idle).
         final int first = cpus.isEmpty() ? 0 : cpus.get(0);
         final int last = cpus.isEmpty() ? 0 : cpus.get(cpus.size() - 1);
-        if (first == last)
-        {
-            toml.append("[[cores]]\ncpu = ").append(first).append('\n');
-            toml.append("agents = [\"ingress:p0:0\", \"session\", \"journal\", \"egress\", \"housekeeping\"]\n");
-            toml.append("idle = \"backoff\"\n");
-            return;
-        }
         toml.append("[[cores]]\ncpu = ").append(last).append('\n');
         toml.append("agents = [\"ingress:p0:0\", \"session\"]\nidle = \"backoff\"\n\n");
         toml.append("[[cores]]\ncpu = ").append(first).append('\n');

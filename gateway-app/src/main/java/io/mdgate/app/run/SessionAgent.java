@@ -26,9 +26,12 @@ import java.nio.ByteOrder;
 /**
  * The session stage: drains the packet ring the ingress agents fill, runs each packet through the
  * {@link FeedSession} (A/B arbitration, gaps, re-requests, whose timers it runs every duty cycle), ITCH decode,
- * order books and the normalizer ({@link MessageProcessor}), and hands every tick to the journal (which waits when
- * its ring is full, so the journal holds every tick) and to the egress ring (which drops and counts when full;
- * consumers then recover the ticks from the journal). Raw packets go to the journal too. System events set the
+ * order books and the normalizer ({@link MessageProcessor}), and hands every tick to the journal and to the egress
+ * ring. Both wait when their ring is full (counted), so the journal holds every tick and the egress publishes every
+ * one: a ring consumer cannot see a hole in a filtered subscription, so a tick dropped here would be lost to it
+ * without notice. The wait backs up into the packet ring, where the ingress drops (counted) and the session recovers
+ * those packets like line loss. The journal and the egress must therefore run on other threads than the session
+ * (the core map checks it). Raw packets go to the journal too. System events set the
  * {@link MarketState}.
  * <p>
  * Measures {@code ingress_to_session} (packet receive time to the session taking it) and stamps each tick's
@@ -55,7 +58,7 @@ final class SessionAgent implements Agent, TickHandler
     private final FeedCountersPublisher feedCounters;
     private final AtomicCounter ticks;
     private final AtomicCounter lastSequence;
-    private final AtomicCounter egressDropped;
+    private final AtomicCounter egressBackPressured;
     private final AtomicCounter malformedMessages;
     private final AtomicCounter refusedSession;
     private final MessageHandler packetHandler = this::onPacket;
@@ -64,6 +67,7 @@ final class SessionAgent implements Agent, TickHandler
     private long ticksSeen;
     private long lastStamped;
     private long refused;
+    private long egressWaits;
 
     /**
      * @param sessionContext  the feed session's settings; its outputs are set here.
@@ -99,7 +103,7 @@ final class SessionAgent implements Agent, TickHandler
         feedCounters = new FeedCountersPublisher(session, counters);
         ticks = counters.newCounter("session.ticks", CounterType.TOTAL);
         lastSequence = counters.newCounter("session.last_sequence", CounterType.POSITION);
-        egressDropped = counters.newCounter("egress.ring.dropped", CounterType.TOTAL);
+        egressBackPressured = counters.newCounter("egress.ring.back_pressured", CounterType.TOTAL);
         malformedMessages = counters.newCounter("session.malformed_messages", CounterType.TOTAL);
         refusedSession = counters.newCounter("feed.refused_session_packets", CounterType.TOTAL);
     }
@@ -185,7 +189,20 @@ final class SessionAgent implements Agent, TickHandler
         {
             journal.onTick(buffer, offset);
         }
-        egressRing.onTick(buffer, offset);
+        if (!egressRing.offer(buffer, offset))
+        {
+            waitForEgress(buffer, offset);
+        }
+    }
+
+    private void waitForEgress(final DirectBuffer buffer, final int offset)
+    {
+        egressWaits++;
+        do
+        {
+            Thread.onSpinWait();
+        }
+        while (!egressRing.offer(buffer, offset));
     }
 
     private void publishCounters()
@@ -193,7 +210,7 @@ final class SessionAgent implements Agent, TickHandler
         feedCounters.publish();
         ticks.setRelease(ticksSeen);
         lastSequence.setRelease(lastStamped);
-        egressDropped.setRelease(egressRing.dropped());
+        egressBackPressured.setRelease(egressWaits);
         malformedMessages.setRelease(processor.malformedCount());
         refusedSession.setRelease(refused);
     }

@@ -169,9 +169,20 @@ class CoreMapValidatorTest
     @Test
     void shouldRefuseAnyAgentMappedTwice()
     {
-        final String config = CONFIG.replace("agents = [\"session\"]", "agents = [\"session\", \"egress\"]");
+        final String config = CONFIG.replace("agents = [\"session\"]", "agents = [\"session\", \"housekeeping\"]");
 
-        assertOnly(validate(config, false), Severity.ERROR, "cores[3].agents", "egress is mapped twice");
+        assertOnly(validate(config, false), Severity.ERROR, "cores[3].agents", "housekeeping is mapped twice");
+    }
+
+    @Test
+    void shouldRefuseTheSessionOnOneThreadWithTheJournalOrTheEgressWhoseRingsItWaitsOn()
+    {
+        final String config = CONFIG
+            .replace("agents = [\"session\"]", "agents = [\"session\", \"journal\", \"egress\"]")
+            .replace("agents = [\"journal\", \"egress\", \"housekeeping\"]", "agents = [\"housekeeping\"]");
+
+        assertOnly(validate(config, false), Severity.ERROR, "cores[2].agents",
+            "session shares a thread with journal and egress");
     }
 
     @Test

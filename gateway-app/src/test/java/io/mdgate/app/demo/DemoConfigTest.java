@@ -47,7 +47,7 @@ class DemoConfigTest
     }
 
     @Test
-    void shouldUseOneSocketPortAndOneCoreOnASingleCpuHost()
+    void shouldUseOneSocketPortAndTwoThreadsOnTheOnlyCpuOfASingleCpuHost()
     {
         final DemoConfig demo = new DemoConfig(IngressMode.LOOPBACK_SOCKET, "lo", "233.54.12.111:26477",
             "233.49.196.111:26477", "127.0.0.1:26478", Path.of("/tmp/demo-y"), "mdgate-demo-9", CONSUMERS, List.of(3));
@@ -57,9 +57,10 @@ class DemoConfigTest
 
         assertEquals(GatewayConfig.Driver.SOCKET, config.ports().get(0).driver());
         assertEquals("lo", config.ports().get(0).interfaceName());
-        assertEquals(1, config.cores().size());
-        assertEquals(3, config.cores().get(0).cpu());
-        assertEquals(config.requiredAgents().size(), config.cores().get(0).agents().size());
+        assertEquals(2, config.cores().size(), "the session never shares a thread with the journal or egress");
+        assertTrue(config.cores().stream().allMatch(c -> c.cpu() == 3), "both threads on the one CPU");
+        assertEquals(config.requiredAgents().size(),
+            config.cores().stream().mapToInt(c -> c.agents().size()).sum(), "every agent placed once");
         assertTrue(toml.startsWith("# mdgate demo gateway"), toml);
     }
 }

@@ -136,7 +136,7 @@ class RunCommandTest
             assertEquals(ticks, s.value("journal.ticks"), "the journal holds every tick");
             assertEquals(ticks, s.value("journal.position"), "and reports them journaled");
             assertEquals(ticks, s.value("egress.ticks_published"), "the egress published every tick");
-            assertEquals(0, s.value("egress.ring.dropped"));
+            assertEquals(0, s.value("egress.input_gaps"), "the egress was handed every sequence");
             assertEquals(0, s.value("gateway.errors"), err.toString());
             assertEquals(s.value("ingress.p0.0.packets"), s.value("feed.A.packets") + s.value("feed.B.packets"));
             assertTrue(s.value("latency.ingress_to_session.samples") > 0);

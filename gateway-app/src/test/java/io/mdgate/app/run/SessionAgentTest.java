@@ -99,4 +99,50 @@ class SessionAgentTest
             }
         }
     }
+
+    @Test
+    void shouldWaitForRoomInAFullEgressRingRatherThanDropATick() throws Exception
+    {
+        final int count = 300;
+        final TickRing egress = new TickRing(64);
+        final TickStamps stamps = new TickStamps(1024);
+        final List<Long> received = new ArrayList<>();
+        try (CountersFileWriter counters = CountersFileWriter.create(dir.resolve("c"), "t", 256, 4096);
+            StageLatency latency = new StageLatency("ingress_to_session", counters, null, 0))
+        {
+            final SessionAgent agent = new SessionAgent(packets, 1024, new FeedSession.Context().firstSequence(1),
+                new OrderBooks(new BookContext().conclude()), new ExchangeClock(LocalDate.of(2025, 1, 2)), 1,
+                MoldUdp64Session.of("ACCEPTED01"), null, null, egress, stamps, new MarketState(),
+                () -> System.currentTimeMillis() * 1_000_000L, latency, counters);
+            agent.onStart();
+            for (int i = 1; i <= count; i++)
+            {
+                systemEvent("ACCEPTED01", i, 'Q', FeedLines.A);
+            }
+            final Thread slowEgress = new Thread(() ->
+            {
+                while (received.size() < count)
+                {
+                    egress.poll((buffer, offset) -> received.add(
+                        buffer.getLong(offset + TickLayout.GATEWAY_SEQUENCE_OFFSET, ByteOrder.LITTLE_ENDIAN)), 8);
+                    java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+                }
+            });
+            slowEgress.start();
+            agent.doWork();
+            slowEgress.join(30_000);
+            agent.onClose();
+
+            assertEquals(count, received.size(), "every tick reached the egress");
+            for (int i = 0; i < count; i++)
+            {
+                assertEquals(i + 1, received.get(i), "in sequence, no hole");
+            }
+            try (CountersFile file = CountersFile.open(dir.resolve("c")))
+            {
+                assertEquals(count, file.snapshot().value("session.ticks"));
+                assertNotEquals(0, file.snapshot().value("egress.ring.back_pressured"), "the waits were counted");
+            }
+        }
+    }
 }
