@@ -2,8 +2,11 @@ package io.mdgate.app.run;
 
 import io.mdgate.app.config.GatewayConfig;
 import io.mdgate.egress.transport.EgressTransport;
+import io.mdgate.egress.transport.TransportException;
 import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmTransport;
+import io.mdgate.egress.transport.verbs.VerbsContext;
+import io.mdgate.egress.transport.verbs.VerbsTransport;
 
 /** Opens the egress transport the configuration names. Start-up only. */
 final class EgressTransports
@@ -18,10 +21,9 @@ final class EgressTransports
      */
     static EgressTransport open(final GatewayConfig.Egress egress)
     {
-        if (egress.transport() != GatewayConfig.Transport.SHM)
+        if (egress.transport() == GatewayConfig.Transport.VERBS)
         {
-            throw new IllegalStateException("[egress] transport = \"" + egress.transport().label() + "\" is not " +
-                "available to run in this build; use transport = \"shm\" for consumers on this host");
+            return openVerbs(egress);
         }
         final ShmContext context = new ShmContext().directory(egress.shmDir()).instance(egress.instance())
             .group(egress.shmGroup().isEmpty() ? null : egress.shmGroup()).mtu(egress.mtu());
@@ -32,6 +34,27 @@ final class EgressTransports
         catch (final IllegalArgumentException ex)
         {
             throw new IllegalStateException("[egress]: " + ex.getMessage(), ex);
+        }
+    }
+
+    private static EgressTransport openVerbs(final GatewayConfig.Egress egress)
+    {
+        if (egress.rdmaAddress().isEmpty())
+        {
+            throw new IllegalStateException("[egress] transport = \"verbs\" needs rdma_address = \"IPV4:PORT\", the " +
+                "address on the RDMA device's interface where consumers connect");
+        }
+        final VerbsContext context = new VerbsContext()
+            .device(egress.rdmaDevice().isEmpty() ? null : egress.rdmaDevice())
+            .controlAddress(egress.rdmaAddress())
+            .mtu(egress.mtu());
+        try
+        {
+            return new VerbsTransport(context);
+        }
+        catch (final IllegalArgumentException | TransportException ex)
+        {
+            throw new IllegalStateException("[egress] transport = \"verbs\": " + ex.getMessage(), ex);
         }
     }
 }

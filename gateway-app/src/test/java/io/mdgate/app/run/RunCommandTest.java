@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,6 +50,22 @@ class RunCommandTest
         assertTrue(err.toString().contains("refusing to start"), err.toString());
         assertTrue(err.toString().contains("gap_wait_ms"), err.toString());
         assertFalse(Files.exists(dir.resolve("counters")), "nothing started");
+    }
+
+    @Test
+    void shouldFailAtOnceSayingHowToGetAnRdmaDeviceWhenTheVerbsEgressHasNone() throws Exception
+    {
+        org.junit.jupiter.api.Assumptions.assumeFalse(Files.isDirectory(Path.of("/sys/class/infiniband")) &&
+            Files.list(Path.of("/sys/class/infiniband")).findAny().isPresent(), "this host has an RDMA device");
+        final Path config = dir.resolve("verbs.toml");
+        Files.writeString(config, LoopbackGatewayConfig.toml(dir, "verbs", "239.255.9.1:5000", "239.255.9.2:5000",
+            5001, LoopbackGatewayConfig.twoCores()).replace("transport = \"shm\"",
+            "transport = \"verbs\"\nrdma_address = \"10.77.0.1:7471\""));
+        final int exit = new CommandLine(new RunCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+            .execute("--config", config.toString(), "--no-pin");
+        assertNotEquals(0, exit, err.toString());
+        assertTrue(err.toString().contains("no RDMA device"), err.toString());
+        assertTrue(err.toString().contains("rdma link add"), "says how to get Soft-RoCE: " + err);
     }
 
     @Test
