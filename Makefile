@@ -34,13 +34,14 @@ SOFTROCE_TIMEOUT ?= 1500
 SOFTROCE_STAGE   ?= target/softroce-tests
 SOFTROCE_NATIVE  ?=
 
-# The guest run of the tests tagged softroce and the verbs benchmark, over an already built tree.
-define softroce_guest_run
-deploy/softroce/tests/stage.sh $(SOFTROCE_STAGE)
-deploy/softroce/build-image.sh
-deploy/softroce/run.sh --payload $(SOFTROCE_STAGE)/payload --timeout $(SOFTROCE_TIMEOUT) \
+# The guest run of the tests tagged softroce and the verbs benchmark over an already built tree: stage the
+# payload, build the image if due, boot (results in target/softroce/<UTC time>, linked as latest).
+SOFTROCE_RUN = deploy/softroce/run.sh --payload $(SOFTROCE_STAGE)/payload --timeout $(SOFTROCE_TIMEOUT) \
     --lib $(SOFTROCE_STAGE)/lib --native $(SOFTROCE_STAGE)/native \
     --jvm-options gateway-app/target/jvm.options $(foreach n,$(SOFTROCE_NATIVE),--native $(n))
+define softroce_prepare
+deploy/softroce/tests/stage.sh $(SOFTROCE_STAGE)
+deploy/softroce/build-image.sh
 endef
 
 .PHONY: help setup build test test-unit test-softroce test-softroce-smoke demo bench bench-ingress clean
@@ -59,15 +60,19 @@ test: setup ## Every test suite: the host's (all tags but softroce), then the So
 	@echo "test: host suite (mvn verify, every tag; softroce runs in the guest below)"
 	$(MAVEN) verify -Dmdgate.test.groups= -Dmdgate.test.excludedGroups=
 	@echo "test: host suite passed; Soft-RoCE guest run (tests tagged softroce, perftest, VerbsBenchmark)"
-	$(softroce_guest_run)
-	@echo "test: host suite and Soft-RoCE guest run passed"
+	$(softroce_prepare)
+	out=target/softroce/$$(date -u +%Y%m%d-%H%M%S); rc=0; \
+	$(SOFTROCE_RUN) --out $$out || rc=$$?; \
+	if [[ -d $$out ]]; then ln -sfn $$(basename $$out) target/softroce/latest; fi; \
+	deploy/softroce/tests/test-summary.sh $$out $$rc
 
 test-unit: setup ## Build and run the quick tests (no slow, netns or softroce tags).
 	$(MAVEN) verify -Dmdgate.test.excludedGroups=$(UNIT_EXCLUDED_TAGS)
 
 test-softroce: setup ## Only the Soft-RoCE guest run: tests tagged softroce, perftest vs VerbsBenchmark (image built once, cached).
 	$(MAVEN) -DskipTests -pl gateway-app -am package
-	$(softroce_guest_run)
+	$(softroce_prepare)
+	$(SOFTROCE_RUN)
 
 test-softroce-smoke: setup ## The Soft-RoCE bed's own smoke test in the guest (devices, perftest, multicast, JRE).
 	$(MAVEN) -DskipTests -pl gateway-app -am package
