@@ -114,7 +114,17 @@ public final class ConsumeCommand implements Callable<Integer>
         final IdleStrategy idleStrategy = idleStrategy();
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final EgressTransport transport = transportOptions.open(spec);
+        final EgressTransport transport;
+        try
+        {
+            transport = transportOptions.open(spec);
+        }
+        catch (final TransportException ex)
+        {
+            err.println("mdgate consume: " + ex.getMessage());
+            err.flush();
+            return 1;
+        }
         try (transport; StopSignal signal = new StopSignal();
             EgressConsumer consumer = EgressConsumer.connect(transport, context))
         {

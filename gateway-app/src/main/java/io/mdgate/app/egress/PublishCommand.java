@@ -137,7 +137,17 @@ public final class PublishCommand implements Callable<Integer>
         final SimulationConfig simulation = simulation();
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final EgressTransport transport = transportOptions.open(spec);
+        final EgressTransport transport;
+        try
+        {
+            transport = transportOptions.open(spec);
+        }
+        catch (final TransportException ex)
+        {
+            err.println("mdgate publish: " + ex.getMessage());
+            err.flush();
+            return 1;
+        }
         final JournalReader reader = openJournal(err);
         if (journal != null && reader == null)
         {

@@ -3,6 +3,8 @@ package io.mdgate.app.egress;
 import io.mdgate.egress.transport.EgressTransport;
 import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmTransport;
+import io.mdgate.egress.transport.verbs.VerbsContext;
+import io.mdgate.egress.transport.verbs.VerbsTransport;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -16,8 +18,27 @@ import java.nio.file.Path;
 public final class TransportOptions
 {
     @Option(names = "--transport", paramLabel = "NAME", defaultValue = "shm",
-        description = "Egress transport: shm (this host; default). verbs arrives with the RDMA transport.")
+        description = "Egress transport: shm (this host; default) or verbs (RDMA: RC control and ring writes, UD " +
+            "multicast stream).")
     String transport;
+
+    @Option(names = "--rdma-device", paramLabel = "NAME",
+        description = "verbs: RDMA device, e.g. rxe0 or mlx5_0 (default: the first one).")
+    String rdmaDevice;
+
+    @Option(names = "--rdma-address", paramLabel = "IPV4:PORT",
+        description = "verbs: the publisher's RDMA-CM control address on the device's interface; publish listens " +
+            "there, consume connects there.")
+    String rdmaAddress;
+
+    @Option(names = "--rdma-group", paramLabel = "IPV4", defaultValue = VerbsContext.DEFAULT_MULTICAST_GROUP,
+        description = "verbs: base multicast group; stream N uses base + N (default ${DEFAULT-VALUE}).")
+    String rdmaGroup;
+
+    @Option(names = "--rdma-local", paramLabel = "IPV4",
+        description = "verbs: local address that joins the group (default: the control address for publish, the " +
+            "local end of the control connection for consume).")
+    String rdmaLocal;
 
     @Option(names = "--shm-dir", paramLabel = "DIR", defaultValue = "/dev/shm",
         description = "Directory of the shm files and control socket (default ${DEFAULT-VALUE}).")
@@ -38,17 +59,18 @@ public final class TransportOptions
     /**
      * @return the transport, ready for use.
      * @throws ParameterException when the options are wrong, saying what would be right.
+     * @throws io.mdgate.egress.transport.TransportException when the verbs transport cannot run here (no RDMA
+     *         device, ...), saying what to do.
      */
     EgressTransport open(final CommandSpec spec)
     {
         if ("verbs".equals(transport))
         {
-            throw new ParameterException(spec.commandLine(), "--transport verbs is not available in this build " +
-                "(it arrives with the RDMA verbs transport); use --transport shm on this host");
+            return openVerbs(spec);
         }
         if (!"shm".equals(transport))
         {
-            throw new ParameterException(spec.commandLine(), "--transport must be shm (or, later, verbs), was '" +
+            throw new ParameterException(spec.commandLine(), "--transport must be shm or verbs, was '" +
                 transport + "'");
         }
         final ShmContext context = new ShmContext().directory(shmDirectory).instance(shmInstance)
@@ -62,5 +84,19 @@ public final class TransportOptions
             throw new ParameterException(spec.commandLine(), ex.getMessage());
         }
         return new ShmTransport(context);
+    }
+
+    private EgressTransport openVerbs(final CommandSpec spec)
+    {
+        final VerbsContext context = new VerbsContext().device(rdmaDevice).controlAddress(rdmaAddress)
+            .multicastGroup(rdmaGroup).localAddress(rdmaLocal).mtu(mtu);
+        try
+        {
+            return new VerbsTransport(context);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
     }
 }

@@ -142,15 +142,11 @@ class EgressCommandsTest
     }
 
     @Test
-    void shouldRefuseAConsumeWithoutASubscriptionAndExplainTheVerbsTransport()
+    void shouldRefuseAConsumeWithoutASubscription()
     {
         final Run none = new Run(new ConsumeCommand());
         assertEquals(2, none.execute("--consumer", "a", "--token", "b"));
         assertTrue(none.err.toString().contains("--all, or --symbols and/or --instruments"), none.err.toString());
-
-        final Run verbs = new Run(new ConsumeCommand());
-        assertEquals(2, verbs.execute("--transport", "verbs", "--consumer", "a", "--token", "b", "--all"));
-        assertTrue(verbs.err.toString().contains("--transport verbs is not available"), verbs.err.toString());
     }
 
     @Test

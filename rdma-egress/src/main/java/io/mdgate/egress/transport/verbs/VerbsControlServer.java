@@ -1,0 +1,90 @@
+package io.mdgate.egress.transport.verbs;
+
+import io.mdgate.egress.transport.ControlChannel;
+import io.mdgate.egress.transport.ControlServer;
+
+import java.util.function.Consumer;
+
+/**
+ * The publisher's RDMA-CM listener. {@link #accept()} reads the listener's non-blocking event channel: for a
+ * connection request it creates the queue pair, posts receives and accepts, and returns the channel at once (the
+ * passive side's queue pair is ready to send when RDMA-CM accepts). A request that cannot be set up is rejected,
+ * counted and reported to the transport's event log.
+ * <p>
+ * Threading: one thread. {@link #accept()} makes one syscall when nobody is connecting and never blocks.
+ */
+final class VerbsControlServer implements ControlServer, VerbsResource
+{
+    private final long listener;
+    private final int[] params;
+    private final int maxMessageLength;
+    private final int pollBatch;
+    private final String endpoint;
+    private final Consumer<VerbsControlChannel> track;
+    private final Consumer<String> log;
+    private long failures;
+    private boolean closed;
+
+    VerbsControlServer(final long listener, final int[] params, final int maxMessageLength, final int pollBatch,
+        final Consumer<VerbsControlChannel> track, final Consumer<String> log)
+    {
+        this.listener = listener;
+        this.params = params;
+        this.maxMessageLength = maxMessageLength;
+        this.pollBatch = pollBatch;
+        this.track = track;
+        this.log = log;
+        this.endpoint = "rdma-cm:" + VerbsNative.listenerEndpoint0(listener);
+    }
+
+    @Override
+    public ControlChannel accept()
+    {
+        if (closed)
+        {
+            return null;
+        }
+        final long handle = VerbsNative.accept0(listener, params);
+        if (handle == 0)
+        {
+            return null;
+        }
+        if (handle < 0)
+        {
+            failures++;
+            log.accept("refused a control connection that could not be set up: " + VerbsResults.describe(handle));
+            return null;
+        }
+        final VerbsControlChannel channel = new VerbsControlChannel(handle, maxMessageLength, pollBatch);
+        track.accept(channel);
+        return channel;
+    }
+
+    /** @return connection requests that failed set-up. */
+    long failures()
+    {
+        return failures;
+    }
+
+    @Override
+    public String endpoint()
+    {
+        return endpoint;
+    }
+
+    @Override
+    public boolean isClosed()
+    {
+        return closed;
+    }
+
+    @Override
+    public void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            VerbsNative.listenerClose0(listener);
+        }
+    }
+}
