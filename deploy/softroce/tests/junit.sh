@@ -22,7 +22,7 @@ mapfile -t lib_jars < <(find "$MDGATE_LIB" -maxdepth 1 -name '*.jar' -type f | s
 classpath=$(printf '%s\n' "$launcher" "${test_jars[@]}" "${lib_jars[@]}" | paste -sd:)
 roots=$(printf '%s\n' "${test_jars[@]}" | paste -sd:)
 
-read -ra jvm_flags <<<"${MDGATE_JVM_FLAGS:-}"
+read -ra jvm_flags <<<"${MDGATE_JVM_FLAGS:-} ${JUNIT_JVM_ARGS:-}"
 echo "junit: scanning $(printf '%s ' "${test_jars[@]##*/}")for tests tagged softroce (${#lib_jars[@]} jars on the class path, test timeout $test_timeout)"
 started=$SECONDS
 java "${jvm_flags[@]}" -Djava.library.path="${MDGATE_NATIVE:-}" -Djava.io.tmpdir=/tmp -cp "$classpath" \

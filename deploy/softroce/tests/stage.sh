@@ -9,7 +9,9 @@
 # three plugin executions that make it: test jar, test class path, console launcher).
 # Usage: deploy/softroce/tests/stage.sh [STAGE_DIR]   (default target/softroce-tests; emptied first)
 # Environment (written into settings.env for the guest): MDGATE_SOFTROCE_TEST_TIMEOUT (JUnit's default
-#   timeout of one test in the guest, "10 m"), MDGATE_SOFTROCE_BENCH_SECONDS (VerbsBenchmark --seconds, 10).
+#   timeout of one test in the guest, "10 m"), MDGATE_SOFTROCE_TEST_JVM_ARGS (extra JVM arguments of the
+#   test JVM, which child JVMs started with its input arguments inherit; empty), MDGATE_SOFTROCE_BENCH_SECONDS
+#   (VerbsBenchmark --seconds, 10).
 set -euo pipefail
 
 here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
@@ -41,6 +43,7 @@ install -m 0755 "$here/../smoke/checks.sh" "$stage/payload/smoke-checks.sh"
 {
     echo "# written by stage.sh on the host"
     printf 'JUNIT_TEST_TIMEOUT=%q\n' "$test_timeout"
+    printf 'JUNIT_JVM_ARGS=%q\n' "${MDGATE_SOFTROCE_TEST_JVM_ARGS:-}"
     printf 'VERBS_BENCH_SECONDS=%q\n' "$bench_seconds"
 } >"$stage/payload/settings.env"
 
