@@ -74,7 +74,10 @@ has_figures()
         line+=" $metric=$value"
     done
     echo "$line"
-    printf 'VerbsBenchmark %-12s 64 B: %s\n' "$name" "${line#RESULT name=$name size=64 }" >>"$MDGATE_RESULTS/report.txt"
+    # The report shows every figure of the line (e.g. ud-multicast's latencies), not only the required ones.
+    printf 'VerbsBenchmark %-12s 64 B: %s\n' "$name" \
+        "$(awk -F'\t' -v n="$name" '$1 == n && $2 == "64" { printf "%s%s=%s", sep, $3, $4; sep = " " }' "$tsv")" \
+        >>"$MDGATE_RESULTS/report.txt"
 }
 
 report_begin softroce.verbs-bench
