@@ -11,11 +11,13 @@
 source "$MDGATE_BED/report.sh"
 : "${MDGATE_RESULTS:?} ${MDGATE_LIB:?} ${RXE_DEV:?}"
 [[ -f settings.env ]] && source ./settings.env
-seconds=${VERBS_BENCH_SECONDS:-10}
+# Globals get names report.sh's check() does not declare local (name, started, rc, seconds, log): bash scoping
+# is dynamic, and a function run by check would see check's variable instead.
+bench_seconds=${VERBS_BENCH_SECONDS:-10}
 main_class=io.mdgate.egress.transport.verbs.VerbsBenchmark
 class_entry=${main_class//.//}.class
 tsv="$MDGATE_RESULTS/verbs.tsv"
-log="$MDGATE_RESULTS/verbs-benchmark.log"
+bench_log="$MDGATE_RESULTS/verbs-benchmark.log"
 
 # A jar's central directory stores entry names uncompressed, so grep finds the class without a jar tool.
 class_present()
@@ -37,9 +39,9 @@ run_benchmark()
     local flags started
     read -ra flags <<<"${MDGATE_JVM_FLAGS:-}"
     started=$(date +%s.%N)
-    echo "java ... -cp \"$MDGATE_CLASSPATH\" $main_class --device $RXE_DEV --seconds $seconds"
+    echo "java ... -cp \"$MDGATE_CLASSPATH\" $main_class --device $RXE_DEV --seconds $bench_seconds"
     java "${flags[@]}" -Djava.library.path="${MDGATE_NATIVE:-}" -Djava.io.tmpdir=/tmp -cp "$MDGATE_CLASSPATH" \
-        "$main_class" --device "$RXE_DEV" --seconds "$seconds" 2>&1 | tee "$log"
+        "$main_class" --device "$RXE_DEV" --seconds "$bench_seconds" 2>&1 | tee "$bench_log"
     local rc=${PIPESTATUS[0]}
     echo "VerbsBenchmark exit $rc after $(report_elapsed "$started") s"
     ((rc == 0)) || return 1
@@ -54,7 +56,7 @@ run_benchmark()
                 else { keys[++n] = kv[1]; values[n] = kv[2] }
             }
             for (i = 1; i <= n; i++) printf "%s\t%s\t%s\t%s\n", name, size, keys[i], values[i]
-        }' "$log" >>"$tsv"
+        }' "$bench_log" >>"$tsv"
     cat "$tsv"
 }
 
