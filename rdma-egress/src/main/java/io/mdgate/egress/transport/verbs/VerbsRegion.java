@@ -19,7 +19,7 @@ import java.nio.ByteBuffer;
  */
 final class VerbsRegion implements MemoryRegion, VerbsResource
 {
-    private final ByteBuffer memory;
+    private final ByteBuffer memory; // keeps the registered memory alive as long as the region
     private final UnsafeBuffer buffer;
     private final RegionAccess access;
     private final long mr;
@@ -103,9 +103,8 @@ final class VerbsRegion implements MemoryRegion, VerbsResource
         if (!closed)
         {
             closed = true;
+            // The memory itself is freed with the ByteBuffer once nothing refers to this region.
             VerbsNative.deregMr0(mr);
-            // The memory itself goes with the ByteBuffer once nothing refers to it.
-            memory.limit(0);
         }
     }
 }
