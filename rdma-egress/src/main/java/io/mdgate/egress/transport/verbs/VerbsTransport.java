@@ -183,6 +183,14 @@ public final class VerbsTransport implements EgressTransport
             CONTROL_POLL_BATCH, this::track, log));
     }
 
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Over verbs a connection takes RDMA-CM round trips (address, route, connect), each bounded by
+     * {@code setupTimeoutMillis}; a refused attempt (nobody listening yet) is retried until the timeout. With a
+     * timeout of 0 it makes exactly one attempt, which returns quickly when the publisher's host answers and may
+     * take up to the set-up timeout when it does not.
+     */
     @Override
     public ControlChannel connectControl(final long timeoutNanos)
     {
@@ -191,8 +199,10 @@ public final class VerbsTransport implements EgressTransport
         String last = "no attempt";
         do
         {
-            final long remainingMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-            final int stepMillis = (int)Math.min(remainingMillis, context.setupTimeoutMillis());
+            // A zero timeout (the SDK's reconnect) still needs one whole attempt: RDMA-CM has a round trip to make.
+            final long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            final int stepMillis = (int)(remainingMillis <= 0 ? context.setupTimeoutMillis() :
+                Math.min(remainingMillis, context.setupTimeoutMillis()));
             final long handle = VerbsNative.connect0(device.handle(), context.controlHost(), context.controlPort(),
                 stepMillis, connectionParams());
             if (handle > 0)

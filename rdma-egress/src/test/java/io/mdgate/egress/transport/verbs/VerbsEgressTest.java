@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -258,5 +259,30 @@ class VerbsEgressTest
         assertEquals(expected(1, 4000, Set.of(3)), toGamma);
         assertEquals(expected(1, 4000, null), toDelta);
         assertEquals(0, gamma.counters().unrecovered());
+    }
+
+    @Test
+    void shouldReconnectByItselfAndRecoverAfterThePublisherDroppedTheSession()
+    {
+        start(context -> context.heartbeatIntervalNanos(TimeUnit.MILLISECONDS.toNanos(50))
+            .heartbeatTimeoutNanos(TimeUnit.MILLISECONDS.toNanos(1000)), "again");
+        final EgressConsumer again = consumer("again", context -> context
+            .reconnectIntervalNanos(TimeUnit.MILLISECONDS.toNanos(100)));
+        again.subscribeAll();
+        awaitSubscribed(again);
+        publishAdds(1, 100);
+        collect(again, 100, new ArrayList<>());
+
+        final long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3000);
+        while (System.nanoTime() < end)
+        {
+            Thread.onSpinWait(); // silent: the publisher times the session out and disconnects the queue pair
+        }
+        publishAdds(101, 400);
+        final List<Long> after = collect(again, 400, new ArrayList<>());
+
+        assertTrue(harness.publisher().counters().sessionsTimedOut() >= 1, "the silent consumer timed out");
+        assertTrue(again.counters().connects() >= 2, "reconnected over RDMA-CM");
+        assertEquals(expected(101, 400, null), after);
     }
 }
