@@ -25,7 +25,10 @@ roots=$(printf '%s\n' "${test_jars[@]}" | paste -sd:)
 read -ra jvm_flags <<<"${MDGATE_JVM_FLAGS:-} ${JUNIT_JVM_ARGS:-}"
 echo "junit: scanning $(printf '%s ' "${test_jars[@]##*/}")for tests tagged softroce (${#lib_jars[@]} jars on the class path, test timeout $test_timeout)"
 started=$SECONDS
-java "${jvm_flags[@]}" -Djava.library.path="${MDGATE_NATIVE:-}" -Djava.io.tmpdir=/tmp -cp "$classpath" \
+# A JVM that dies of a fatal error (a native crash) leaves its hs_err file with the results, not in the
+# guest's /tmp, which vanishes with it; child JVMs started with this JVM's input arguments do the same.
+java "${jvm_flags[@]}" -Djava.library.path="${MDGATE_NATIVE:-}" -Djava.io.tmpdir=/tmp \
+    -XX:ErrorFile="$MDGATE_RESULTS/hs_err_pid%p.log" -cp "$classpath" \
     org.junit.platform.console.ConsoleLauncher execute \
     --disable-banner --disable-ansi-colors --details=tree --details-theme=ascii \
     --scan-class-path="$roots" --include-tag=softroce --fail-if-no-tests \
@@ -38,6 +41,15 @@ rc=$?
 # and never let a run without tests pass, whatever the exit code.
 found=$(cat "$MDGATE_RESULTS"/TEST-*.xml 2>/dev/null \
     | grep -o '<testsuite [^>]*tests="[0-9]*"' | grep -o 'tests="[0-9]*"' | tr -dc '0-9\n' | awk '{ s += $1 } END { print s + 0 }')
+if ((rc > 2)); then
+    # 0, 1 and 2 are the launcher's own answers; anything else is the JVM dying under it (134: a fatal error).
+    echo "junit: FAILED: the test JVM died with exit code $rc after $((SECONDS - started)) s, before the launcher" \
+        "finished ($found tests in the reports it left)"
+    for err in "$MDGATE_RESULTS"/hs_err_pid*.log; do
+        [[ -f $err ]] && { echo "junit: fatal error report ${err##*/}:"; head -n 20 "$err"; }
+    done
+    exit "$rc"
+fi
 if ((found == 0)); then
     echo "junit: FAILED: zero tests tagged softroce found in $(printf '%s ' "${test_jars[@]##*/}")(launcher exit $rc)"
     exit 2
