@@ -40,10 +40,15 @@ run_benchmark()
     read -ra flags <<<"${MDGATE_JVM_FLAGS:-}"
     started=$(date +%s.%N)
     echo "java ... -cp \"$MDGATE_CLASSPATH\" $main_class --device $RXE_DEV --seconds $bench_seconds"
-    java "${flags[@]}" -Djava.library.path="${MDGATE_NATIVE:-}" -Djava.io.tmpdir=/tmp -cp "$MDGATE_CLASSPATH" \
+    # A fatal error report lands with the results, not in the guest's /tmp that vanishes with the guest.
+    java "${flags[@]}" -Djava.library.path="${MDGATE_NATIVE:-}" -Djava.io.tmpdir=/tmp \
+        -XX:ErrorFile="$MDGATE_RESULTS/hs_err_pid%p.log" -cp "$MDGATE_CLASSPATH" \
         "$main_class" --device "$RXE_DEV" --seconds "$bench_seconds" 2>&1 | tee "$bench_log"
-    local rc=${PIPESTATUS[0]}
+    local rc=${PIPESTATUS[0]} err
     echo "VerbsBenchmark exit $rc after $(report_elapsed "$started") s"
+    for err in "$MDGATE_RESULTS"/hs_err_pid*.log; do
+        [[ -f $err ]] && { echo "fatal error report ${err##*/}:"; grep -E '^(# |siginfo|Current thread|Stack:|[jJCV] )' "$err" | head -n 30; }
+    done
     ((rc == 0)) || return 1
     # RESULT name=X size=N key=value... -> "X<TAB>N<TAB>key<TAB>value" rows
     printf 'name\tsize\tmetric\tvalue\n' >"$tsv"
