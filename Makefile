@@ -34,13 +34,25 @@ BENCH      ?= .
 BENCH_ARGS ?=
 BENCH_DIR  ?= target/bench
 
-# Soft-RoCE guest (deploy/softroce, docs/SOFTROCE.md): image cache, hard time limit of one guest run, and the
-# shared libraries handed to the guest (none yet: the verbs library of rdma-egress will be one).
+# Soft-RoCE guest (deploy/softroce, docs/SOFTROCE.md): image cache, hard time limit of one guest run, the
+# staging directory of the project's payload (deploy/softroce/tests/stage.sh: test jars, console launcher,
+# jars, every module's target/native libraries), and extra shared libraries for the guest.
 export MDGATE_SOFTROCE_CACHE ?= /var/cache/mdgate/softroce
 SOFTROCE_TIMEOUT ?= 1500
+SOFTROCE_STAGE   ?= target/softroce-tests
 SOFTROCE_NATIVE  ?=
 
-.PHONY: help setup build test test-unit test-softroce demo dist bench bench-end-to-end bench-ingress clean
+# The guest run of the tests tagged softroce and the verbs benchmark over an already built tree: stage the
+# payload, build the image if due, boot (results in target/softroce/<UTC time>, linked as latest).
+SOFTROCE_RUN = deploy/softroce/run.sh --payload $(SOFTROCE_STAGE)/payload --timeout $(SOFTROCE_TIMEOUT) \
+    --lib $(SOFTROCE_STAGE)/lib --native $(SOFTROCE_STAGE)/native \
+    --jvm-options gateway-app/target/jvm.options $(foreach n,$(SOFTROCE_NATIVE),--native $(n))
+define softroce_prepare
+deploy/softroce/tests/stage.sh $(SOFTROCE_STAGE)
+deploy/softroce/build-image.sh
+endef
+
+.PHONY: help setup build test test-unit test-softroce test-softroce-smoke demo dist bench bench-end-to-end bench-ingress clean
 
 help: ## List the targets.
 	@echo "mdgate make targets (README.md explains each):"
@@ -52,13 +64,25 @@ setup: ## Install the OS packages mdgate needs (deploy/setup.sh; root installs, 
 build: setup ## Build every module, tests compiled but not run.
 	$(MAVEN) -DskipTests package
 
-test: setup ## Build and run every test suite, tagged ones included (what .ci/run does).
+test: setup ## Every test suite: the host's (all tags but softroce), then the Soft-RoCE guest's (what .ci/run does).
+	@echo "test: host suite (mvn verify, every tag; softroce runs in the guest below)"
 	$(MAVEN) verify -Dmdgate.test.groups= -Dmdgate.test.excludedGroups=
+	@echo "test: host suite passed; Soft-RoCE guest run (tests tagged softroce, perftest, VerbsBenchmark)"
+	$(softroce_prepare)
+	out=target/softroce/$$(date -u +%Y%m%d-%H%M%S); rc=0; \
+	$(SOFTROCE_RUN) --out $$out || rc=$$?; \
+	if [[ -d $$out ]]; then ln -sfn $$(basename $$out) target/softroce/latest; fi; \
+	deploy/softroce/tests/test-summary.sh $$out $$rc
 
 test-unit: setup ## Build and run the quick tests (no slow, netns or softroce tags).
 	$(MAVEN) verify -Dmdgate.test.excludedGroups=$(UNIT_EXCLUDED_TAGS)
 
-test-softroce: setup ## Boot the Soft-RoCE guest (image built once, cached) and run its smoke test; not part of `make test` yet.
+test-softroce: setup ## Only the Soft-RoCE guest run: tests tagged softroce, perftest vs VerbsBenchmark (image built once, cached).
+	$(MAVEN) -DskipTests -pl gateway-app -am package
+	$(softroce_prepare)
+	$(SOFTROCE_RUN)
+
+test-softroce-smoke: setup ## The Soft-RoCE bed's own smoke test in the guest (devices, perftest, multicast, JRE).
 	$(MAVEN) -DskipTests -pl gateway-app -am package
 	deploy/softroce/build-image.sh
 	deploy/softroce/run.sh --payload deploy/softroce/smoke --timeout $(SOFTROCE_TIMEOUT) \

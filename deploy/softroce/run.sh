@@ -11,7 +11,8 @@
 #   --out DIR           where results go (new or empty; default target/softroce/<UTC time>, linked as latest)
 #   --timeout SECONDS   hard limit for the whole guest run, boot included (default 1500)
 # Environment: MDGATE_SOFTROCE_CACHE (image cache, as for build-image.sh), MDGATE_SOFTROCE_TIMEOUT,
-#   MDGATE_SOFTROCE_SMP (2), MDGATE_SOFTROCE_MEM (MiB, 4096), MDGATE_SOFTROCE_QUIET=1 (do not stream the
+#   MDGATE_SOFTROCE_SMP (2), MDGATE_SOFTROCE_MEM (MiB, 4096), MDGATE_SOFTROCE_TCG_THREAD (multi: one host
+#   thread per vCPU; single: all vCPUs on one host thread), MDGATE_SOFTROCE_QUIET=1 (do not stream the
 #   guest console; it is still in <out>/console.log), MDGATE_SOFTROCE_KEEP=1 (keep the temporary directory).
 # Exit codes: 0 every test passed, 1 a test or step failed, 2 bad arguments or missing image,
 #   3 the hard time limit was hit, 4 the guest ended without reporting a status (crash, panic, bad image).
@@ -23,6 +24,7 @@ image="$cache/image"
 limit=${MDGATE_SOFTROCE_TIMEOUT:-1500}
 smp=${MDGATE_SOFTROCE_SMP:-2}
 mem=${MDGATE_SOFTROCE_MEM:-4096}
+tcg_thread=${MDGATE_SOFTROCE_TCG_THREAD:-multi}
 
 say() { echo "softroce: $*"; }
 usage_error()
@@ -61,6 +63,7 @@ done
 [[ $limit =~ ^[1-9][0-9]*$ && $limit -ge 60 ]] || usage_error "--timeout must be a whole number of seconds, at least 60 (got '$limit')"
 [[ $smp =~ ^[1-9][0-9]*$ ]] || usage_error "MDGATE_SOFTROCE_SMP must be a positive number (got '$smp')"
 [[ $mem =~ ^[1-9][0-9]*$ && $mem -ge 1024 ]] || usage_error "MDGATE_SOFTROCE_MEM must be at least 1024 MiB (got '$mem')"
+[[ $tcg_thread == multi || $tcg_thread == single ]] || usage_error "MDGATE_SOFTROCE_TCG_THREAD must be multi or single (got '$tcg_thread')"
 line_no=0
 while IFS= read -r line; do
     line_no=$((line_no + 1))
@@ -156,11 +159,11 @@ flock -s -w 3600 8 || usage_error "could not take a shared lock on $cache/.lock 
 qemu-img create -q -f qcow2 -F raw -b "$image/rootfs.img" "$tmp/root.qcow2"
 console="$out/console.log"
 : >"$console"
-say "booting the guest (QEMU TCG, $smp CPUs, $mem MiB, no NIC); hard limit $limit s; console: $console"
+say "booting the guest (QEMU TCG $tcg_thread-threaded, $smp CPUs, $mem MiB, no NIC); hard limit $limit s; console: $console"
 started=$SECONDS
 qemu-system-x86_64 \
     -name mdgate-softroce -nodefaults -no-user-config -no-reboot \
-    -accel tcg,thread=multi -cpu max -smp "$smp" -m "$mem" -nic none \
+    -accel "tcg,thread=$tcg_thread" -cpu max -smp "$smp" -m "$mem" -nic none \
     -display none -monitor none -serial "file:$console" \
     -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
     -append "root=/dev/vda rw rootfstype=ext4 console=ttyS0 init=/usr/local/sbin/mdgate-init panic=1 mitigations=off quiet loglevel=3 net.ifnames=0" \

@@ -50,7 +50,7 @@ else
 fi
 
 tests=0 passed=0 failed=0 skipped=0
-printf 'softroce: %-14s %6s %9s %6s %6s %7s\n' step exit seconds tests failed skipped
+printf 'softroce: %-14s %6s %9s %6s %6s %6s %7s\n' step exit seconds tests passed failed skipped
 for name in "${steps[@]}"; do
     rc=${step_rc[$name]:-}
     mapfile -t reports < <(find "$guest/$name" -name 'TEST-*.xml' -type f 2>/dev/null | sort)
@@ -75,7 +75,7 @@ for name in "${steps[@]}"; do
     [[ $rc == "-" ]] && note="  (did not run)"
     [[ $rc == "-" && -d $guest/$name ]] && note="  (started, did not finish)"
     [[ $rc == 124 || $rc == 137 ]] && note="  (hit its time limit)"
-    printf 'softroce: %-14s %6s %9s %6d %6d %7d%s\n' "$name" "$rc" "${step_seconds[$name]:--}" "$t" "$f" "$s" "$note"
+    printf 'softroce: %-14s %6s %9s %6d %6d %6d %7d%s\n' "$name" "$rc" "${step_seconds[$name]:--}" "$t" "$((t - f - s))" "$f" "$s" "$note"
 done
 passed=$((tests - failed - skipped))
 

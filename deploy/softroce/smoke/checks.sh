@@ -113,10 +113,30 @@ write_bw()
     bw_result write_bw ib_write_bw client "RC RDMA Write" "$iterations"
 }
 
+# UD is unreliable: when the guest's vCPUs are starved, a datagram can be dropped, and ib_send_bw's server
+# then reports a rate of 0 for the whole run. One more attempt (on another port, the first one's TCP socket
+# may linger) tells a lost datagram from a broken path; both attempts stay in the logs.
+ud_server_rate_positive()
+{
+    local row mpps
+    row=$(result_row "$MDGATE_RESULTS/send_bw_ud.server.log")
+    read -r _ _ _ _ mpps <<<"$row"
+    positive "${mpps:-0}"
+}
+
 send_bw_ud()
 {
-    local iterations=5000
-    perf_pair send_bw_ud 18603 ib_send_bw -c UD -n "$iterations" || return 1
+    local iterations=5000 attempt
+    for attempt in 1 2; do
+        perf_pair send_bw_ud $((18602 + attempt)) ib_send_bw -c UD -n "$iterations" || return 1
+        ud_server_rate_positive && break
+        cp "$MDGATE_RESULTS/send_bw_ud.server.log" "$MDGATE_RESULTS/send_bw_ud.server.attempt$attempt.log"
+        cp "$MDGATE_RESULTS/send_bw_ud.client.log" "$MDGATE_RESULTS/send_bw_ud.client.attempt$attempt.log"
+        if ((attempt == 1)); then
+            echo "attempt 1: the server reported no receive rate (UD datagrams can be lost when the vCPUs starve); running the pair once more"
+            echo "ib_send_bw -c UD: attempt 1 gave a server rate of 0, figures from attempt 2" >>"$MDGATE_RESULTS/report.txt"
+        fi
+    done
     bw_result send_bw_ud "ib_send_bw" client "UD send" "$iterations" \
         && bw_result send_bw_ud "ib_send_bw" server "UD send" "$iterations"
 }

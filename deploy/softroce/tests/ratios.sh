@@ -1,0 +1,58 @@
+#!/bin/bash
+# Guest step (also runs on the host over saved results): the project's verbs figures against perftest's
+# from the same guest run, 64-byte messages, as ratios project / perftest:
+#   ring-write msgs/s      / ib_write_bw messages/s (client)          above 1: the project is faster
+#   ring-write p50 / p99 / p99.9 latency / ib_write_lat typical / p99 / p99.9   below 1: the project is faster
+#   ud-multicast msgs/s    / ib_send_bw -c UD messages/s received (server)
+# perftest prints its latencies as half a round trip (ib_write_lat ping-pongs); what VerbsBenchmark measures
+# is in docs/BENCHMARKS.md. Only ratios of one run mean anything under QEMU TCG.
+# Usage: ratios.sh [PERFTEST_TSV VERBS_TSV]   (default: the perftest and verbs-bench steps' results)
+# Writes ratios.tsv and report.txt to $MDGATE_RESULTS (or the current directory); a ratio whose figures are
+# missing fails its check and the step.
+if [[ -n ${MDGATE_BED:-} ]]; then
+    # shellcheck source=deploy/softroce/guest/report.sh
+    source "$MDGATE_BED/report.sh"
+else
+    source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../guest/report.sh"
+fi
+MDGATE_RESULTS=${MDGATE_RESULTS:-$PWD}
+results_root=$(dirname "$MDGATE_RESULTS")
+perftest_tsv=${1:-$results_root/perftest/perftest.tsv}
+verbs_tsv=${2:-$results_root/verbs-bench/verbs.tsv}
+out_tsv="$MDGATE_RESULTS/ratios.tsv"
+
+# perftest.tsv: test bytes iterations metric value; verbs.tsv: name size metric value
+perftest_value() { awk -F'\t' -v t="$1" -v m="$2" '$1 == t && $2 == "64" && $4 == m { print $5; exit }' "$perftest_tsv" 2>/dev/null; }
+verbs_value() { awk -F'\t' -v n="$1" -v m="$2" '$1 == n && $2 == "64" && $3 == m { print $4; exit }' "$verbs_tsv" 2>/dev/null; }
+number() { awk -v v="$1" 'BEGIN { exit !(v ~ /^[0-9]+(\.[0-9]+)?$/ && v + 0 > 0) }'; }
+
+# ratio LABEL PROJECT_NAME PROJECT_METRIC PERFTEST_TEST PERFTEST_METRIC PERFTEST_SCALE UNIT BETTER
+#   PERFTEST_SCALE turns perftest's figure into the project's unit (1000 for microseconds -> nanoseconds).
+ratio()
+{
+    local label=$1 name=$2 metric=$3 test=$4 pmetric=$5 scale=$6 unit=$7 better=$8 project perftest value
+    project=$(verbs_value "$name" "$metric")
+    perftest=$(perftest_value "$test" "$pmetric")
+    number "$project" || { echo "no project figure $name $metric in $verbs_tsv (got '$project')"; return 1; }
+    number "$perftest" || { echo "no perftest figure $test $pmetric in $perftest_tsv (got '$perftest')"; return 1; }
+    perftest=$(awk -v p="$perftest" -v s="$scale" 'BEGIN { printf "%.0f", p * s }')
+    value=$(awk -v a="$project" -v b="$perftest" 'BEGIN { printf "%.3f", a / b }')
+    printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$project" "$perftest" "$unit" "$value" >>"$out_tsv"
+    printf 'ratio %-24s %7s  (project %s %s, perftest %s %s %s; %s is better)\n' \
+        "$label" "$value" "$project" "$unit" "$test" "$perftest" "$unit" "$better" | tee -a "$MDGATE_RESULTS/report.txt"
+}
+
+mkdir -p "$MDGATE_RESULTS"
+printf 'ratio\tproject\tperftest\tunit\tproject_over_perftest\n' >"$out_tsv"
+: >"$MDGATE_RESULTS/report.txt"
+echo "project / perftest, 64-byte messages, same guest run ($verbs_tsv vs $perftest_tsv)"
+report_begin softroce.ratios
+check ring_write_rate_over_ib_write_bw ratio ring-write-msgs_per_s ring-write msgs_per_s ib_write_bw client_msgs_per_s 1 msg/s higher
+check ring_write_p50_over_ib_write_lat ratio ring-write-p50 ring-write p50_ns ib_write_lat t_typical_us 1000 ns lower
+check ring_write_p99_over_ib_write_lat ratio ring-write-p99 ring-write p99_ns ib_write_lat p99_us 1000 ns lower
+check ring_write_p999_over_ib_write_lat ratio ring-write-p99.9 ring-write p999_ns ib_write_lat p99.9_us 1000 ns lower
+check ud_multicast_rate_over_ib_send_bw_ud ratio ud-multicast-msgs_per_s ud-multicast msgs_per_s ib_send_bw server_msgs_per_s 1 msg/s higher
+report_end
+rc=$?
+cat "$MDGATE_RESULTS/report.txt"
+exit "$rc"
