@@ -1,6 +1,10 @@
 /*
  * Receive timestamps in nanoseconds since the epoch. The TSC is read once per burst and converted with a
- * calibration taken at port start (CLOCK_REALTIME read between two TSC reads). A NIC's own clock is calibrated the
+ * calibration taken at port start (CLOCK_REALTIME read between two TSC reads) and renewed every 100 ms from the
+ * receive path: the nominal TSC rate DPDK reports can be off by a tenth of a percent (in a virtual machine above
+ * all), which a one-time calibration turns into tens of milliseconds of skew within a minute. Each renewal moves the
+ * base and takes the rate measured over the last interval, when it is within 1% of the nominal one (a step of the
+ * wall clock is not a rate). A NIC's own clock is calibrated the
  * same way against CLOCK_REALTIME, from two readings 50 ms apart, when the PMD can read it.
  */
 #include <errno.h>
@@ -13,6 +17,7 @@
 
 #define NANOS_PER_SECOND 1000000000ULL
 #define DEVICE_CALIBRATION_NANOS 50000000L
+#define TSC_CALIBRATIONS_PER_SECOND 10
 
 static uint64_t realtime_ns(void)
 {
@@ -29,6 +34,29 @@ void mdg_clock_calibrate_tsc(struct mdg_clock *clock)
     clock->base_raw = before + (after - before) / 2;
     clock->base_ns = ns;
     clock->mult = (uint64_t)(((unsigned __int128)NANOS_PER_SECOND << 32) / rte_get_tsc_hz());
+    clock->due_raw = clock->base_raw + rte_get_tsc_hz() / TSC_CALIBRATIONS_PER_SECOND;
+}
+
+void mdg_clock_recalibrate_tsc(struct mdg_clock *clock)
+{
+    const uint64_t before = rte_rdtsc_precise();
+    const uint64_t ns = realtime_ns();
+    const uint64_t after = rte_rdtsc_precise();
+    const uint64_t raw = before + (after - before) / 2;
+    const uint64_t hz = rte_get_tsc_hz();
+    if (raw > clock->base_raw && ns > clock->base_ns)
+    {
+        const uint64_t nominal = (uint64_t)(((unsigned __int128)NANOS_PER_SECOND << 32) / hz);
+        const uint64_t measured =
+            (uint64_t)(((unsigned __int128)(ns - clock->base_ns) << 32) / (raw - clock->base_raw));
+        if (measured > nominal - nominal / 100 && measured < nominal + nominal / 100)
+        {
+            clock->mult = measured;
+        }
+    }
+    clock->base_raw = raw;
+    clock->base_ns = ns;
+    clock->due_raw = raw + hz / TSC_CALIBRATIONS_PER_SECOND;
 }
 
 /* Reads the device clock and CLOCK_REALTIME as close together as the PMD allows. */

@@ -70,6 +70,7 @@ struct mdg_clock
     uint64_t base_raw;
     uint64_t base_ns;
     uint64_t mult;
+    uint64_t due_raw; /* TSC clock: when the next calibration is due */
 };
 
 struct mdg_port
@@ -112,6 +113,7 @@ int mdg_rx(struct mdg_port *port, uint8_t *region, uint32_t capacity);
 
 /* Clocks (mdgate_clock.c). */
 void mdg_clock_calibrate_tsc(struct mdg_clock *clock);
+void mdg_clock_recalibrate_tsc(struct mdg_clock *clock);
 int mdg_clock_calibrate_device(struct mdg_clock *clock, uint16_t port_id);
 
 static inline uint64_t mdg_clock_ns(const struct mdg_clock *clock, const uint64_t raw)

@@ -162,6 +162,10 @@ static void igmp_timers(struct mdg_port *port, const uint64_t now_tsc)
 int mdg_rx(struct mdg_port *port, uint8_t *region, const uint32_t capacity)
 {
     const uint64_t now_tsc = rte_rdtsc();
+    if (unlikely(now_tsc >= port->tsc_clock.due_raw))
+    {
+        mdg_clock_recalibrate_tsc(&port->tsc_clock);
+    }
     if (unlikely(port->query_pending | (port->report_due_tsc != 0)))
     {
         igmp_timers(port, now_tsc);
