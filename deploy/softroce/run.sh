@@ -11,9 +11,11 @@
 #   --out DIR           where results go (new or empty; default target/softroce/<UTC time>, linked as latest)
 #   --timeout SECONDS   hard limit for the whole guest run, boot included (default 1500)
 # Environment: MDGATE_SOFTROCE_CACHE (image cache, as for build-image.sh), MDGATE_SOFTROCE_TIMEOUT,
-#   MDGATE_SOFTROCE_SMP (2), MDGATE_SOFTROCE_MEM (MiB, 4096), MDGATE_SOFTROCE_TCG_THREAD (multi: one host
-#   thread per vCPU; single: all vCPUs on one host thread), MDGATE_SOFTROCE_QUIET=1 (do not stream the
-#   guest console; it is still in <out>/console.log), MDGATE_SOFTROCE_KEEP=1 (keep the temporary directory).
+#   MDGATE_SOFTROCE_SMP (2), MDGATE_SOFTROCE_MEM (MiB, 4096), MDGATE_SOFTROCE_TCG_THREAD (single: every vCPU
+#   on one host thread, the default, as guest JVMs die now and then under multi; multi: a host thread per
+#   vCPU, docs/SOFTROCE.md says when to use it), MDGATE_SOFTROCE_CPU (QEMU -cpu, max), MDGATE_SOFTROCE_QUIET=1
+#   (do not stream the guest console; it is still in <out>/console.log), MDGATE_SOFTROCE_KEEP=1 (keep the
+#   temporary directory).
 # Exit codes: 0 every test passed, 1 a test or step failed, 2 bad arguments or missing image,
 #   3 the hard time limit was hit, 4 the guest ended without reporting a status (crash, panic, bad image).
 set -euo pipefail
@@ -24,7 +26,8 @@ image="$cache/image"
 limit=${MDGATE_SOFTROCE_TIMEOUT:-1500}
 smp=${MDGATE_SOFTROCE_SMP:-2}
 mem=${MDGATE_SOFTROCE_MEM:-4096}
-tcg_thread=${MDGATE_SOFTROCE_TCG_THREAD:-multi}
+tcg_thread=${MDGATE_SOFTROCE_TCG_THREAD:-single}
+cpu_model=${MDGATE_SOFTROCE_CPU:-max}
 
 say() { echo "softroce: $*"; }
 usage_error()
@@ -163,7 +166,7 @@ say "booting the guest (QEMU TCG $tcg_thread-threaded, $smp CPUs, $mem MiB, no N
 started=$SECONDS
 qemu-system-x86_64 \
     -name mdgate-softroce -nodefaults -no-user-config -no-reboot \
-    -accel "tcg,thread=$tcg_thread" -cpu max -smp "$smp" -m "$mem" -nic none \
+    -accel "tcg,thread=$tcg_thread" -cpu "$cpu_model" -smp "$smp" -m "$mem" -nic none \
     -display none -monitor none -serial "file:$console" \
     -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
     -append "root=/dev/vda rw rootfstype=ext4 console=ttyS0 init=/usr/local/sbin/mdgate-init panic=1 mitigations=off quiet loglevel=3 net.ifnames=0" \
