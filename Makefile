@@ -111,7 +111,7 @@ dist: setup ## Package an installation tarball (bin/ lib/ native/ conf/ systemd/
 	tar -C $(dir $(DIST_DIR)) -czf target/mdgate-$(VERSION).tar.gz $(notdir $(DIST_DIR))
 	@echo "dist: target/mdgate-$(VERSION).tar.gz (unpack into /opt/mdgate; docs/OPERATIONS.md, 'Installing')"
 
-bench: setup ## Run the JMH benchmarks with the project's JVM flags; results under target/bench/.
+bench: setup ## JMH benchmarks (results under target/bench/), then the end-to-end benchmark (root; bench-end-to-end).
 	$(MAVEN) -DskipTests -pl benchmarks,gateway-app -am package
 	@count=$$($(JAVA) -jar benchmarks/target/benchmarks.jar -l '$(BENCH)' | tail -n +2 | grep -c . || true); \
 	if [[ $$count -eq 0 ]]; then echo "bench: no JMH benchmark matches '$(BENCH)' in benchmarks/" >&2; exit 1; fi
@@ -124,6 +124,8 @@ bench: setup ## Run the JMH benchmarks with the project's JVM flags; results und
 	    -rf json -rff $$run/jmh.json '$(BENCH)' | tee $$run/jmh.txt; \
 	ln -sfn $$(basename $$run) $(BENCH_DIR)/latest; \
 	echo "bench: results in $$run (also $(BENCH_DIR)/latest)"
+	@if [[ $$(id -u) -eq 0 ]]; then $(MAKE) --no-print-directory bench-end-to-end; \
+	else echo "bench: end-to-end part not run: it needs root (network namespaces, DPDK af_packet)"; fi
 
 bench-end-to-end: setup ## End to end (root): loss-free rate and ingress->consumer latency per rate of E2E_RATES; docs/bench/e2e/.
 	$(MAVEN) -DskipTests -pl gateway-app -am package

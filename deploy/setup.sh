@@ -14,6 +14,7 @@ packages=(
   iproute2                           # network namespaces and veth pairs in tests
   nftables kmod                      # per-line packet loss in the namespace tests (nft), modprobe for sch_netem
   tshark                             # independent dissection of generated captures in tests
+  jq                                 # the end-to-end benchmark script reads the demo's JSON summaries
   debootstrap qemu-system-x86 qemu-utils e2fsprogs  # Soft-RoCE guest (deploy/softroce): image, boot, overlay
 )
 
