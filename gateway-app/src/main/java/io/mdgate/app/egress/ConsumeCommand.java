@@ -1,5 +1,6 @@
 package io.mdgate.app.egress;
 
+import io.mdgate.app.StopSignal;
 import io.mdgate.core.itch.Alpha;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.tick.TickJson;

@@ -1,5 +1,6 @@
 package io.mdgate.app.egress;
 
+import io.mdgate.app.StopSignal;
 import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.OrderBooks;
 import io.mdgate.core.feed.MessageProcessor;

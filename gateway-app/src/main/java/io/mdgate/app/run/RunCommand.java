@@ -1,5 +1,6 @@
 package io.mdgate.app.run;
 
+import io.mdgate.app.StopSignal;
 import io.mdgate.app.config.ConfigException;
 import io.mdgate.app.config.ConfigLoader;
 import io.mdgate.app.config.GatewayConfig;
@@ -40,6 +41,8 @@ import java.util.concurrent.TimeUnit;
         "2:invalid configuration, core map or arguments" })
 public final class RunCommand implements Callable<Integer>
 {
+    /** How long SIGTERM waits for a clean stop: ports stopped, journal closed, consumers told. */
+    static final long GRACE_SECONDS = 20;
     /** Exit code of a configuration or core map refused before start. */
     public static final int EXIT_INVALID = 2;
     /** Exit code of a gateway that could not start or failed. */
@@ -64,7 +67,7 @@ public final class RunCommand implements Callable<Integer>
         description = "Stop by itself after this long; 0 (default) runs until SIGTERM or Ctrl-C.")
     long durationSeconds;
 
-    private volatile ShutdownSignal signal;
+    private volatile StopSignal signal;
 
     @Override
     public Integer call()
@@ -97,7 +100,7 @@ public final class RunCommand implements Callable<Integer>
             return EXIT_INVALID;
         }
         final PrintStream errStream = new PrintStream(new WriterOutputStream(err), true);
-        try (ShutdownSignal stop = new ShutdownSignal())
+        try (StopSignal stop = new StopSignal(GRACE_SECONDS))
         {
             signal = stop;
             final Gateway gateway;
@@ -131,14 +134,14 @@ public final class RunCommand implements Callable<Integer>
     /** Ends a running {@link #call()} as SIGTERM would (for tests and embedding). */
     public void stop()
     {
-        final ShutdownSignal current = signal;
+        final StopSignal current = signal;
         if (current != null)
         {
             current.stop();
         }
     }
 
-    private boolean waitForStop(final Gateway gateway, final ShutdownSignal stop)
+    private boolean waitForStop(final Gateway gateway, final StopSignal stop)
     {
         final long end = durationSeconds > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(durationSeconds) : 0;
         while (stop.running() && (end == 0 || System.nanoTime() < end))
