@@ -115,15 +115,9 @@ public final class ConsumeCommand implements Callable<Integer>
         final IdleStrategy idleStrategy = idleStrategy();
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final EgressTransport transport;
-        try
+        final EgressTransport transport = transportOptions.openOrSayWhy(spec);
+        if (null == transport)
         {
-            transport = transportOptions.open(spec);
-        }
-        catch (final TransportException ex)
-        {
-            err.println("mdgate consume: " + ex.getMessage());
-            err.flush();
             return 1;
         }
         try (transport; StopSignal signal = new StopSignal();

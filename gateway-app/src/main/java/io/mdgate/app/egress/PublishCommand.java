@@ -138,15 +138,9 @@ public final class PublishCommand implements Callable<Integer>
         final SimulationConfig simulation = simulation();
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final EgressTransport transport;
-        try
+        final EgressTransport transport = transportOptions.openOrSayWhy(spec);
+        if (null == transport)
         {
-            transport = transportOptions.open(spec);
-        }
-        catch (final TransportException ex)
-        {
-            err.println("mdgate publish: " + ex.getMessage());
-            err.flush();
             return 1;
         }
         final JournalReader reader = openJournal(err);

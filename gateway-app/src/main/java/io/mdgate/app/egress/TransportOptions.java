@@ -1,6 +1,7 @@
 package io.mdgate.app.egress;
 
 import io.mdgate.egress.transport.EgressTransport;
+import io.mdgate.egress.transport.TransportException;
 import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmTransport;
 import io.mdgate.egress.transport.verbs.VerbsContext;
@@ -9,6 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
 
 /**
@@ -97,6 +99,28 @@ public final class TransportOptions
         catch (final IllegalArgumentException ex)
         {
             throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+    }
+
+    /**
+     * Opens the transport, or says on the command's standard error why it cannot (no RDMA device, no permission,
+     * ...), named after the command: {@code mdgate consume: no RDMA device: ...}.
+     *
+     * @return the transport, or null when it could not be opened (the reason printed; the command exits 1).
+     * @throws ParameterException when the options are wrong, saying what would be right.
+     */
+    EgressTransport openOrSayWhy(final CommandSpec spec)
+    {
+        try
+        {
+            return open(spec);
+        }
+        catch (final TransportException ex)
+        {
+            final PrintWriter err = spec.commandLine().getErr();
+            err.println("mdgate " + spec.name() + ": " + ex.getMessage());
+            err.flush();
+            return null;
         }
     }
 }
