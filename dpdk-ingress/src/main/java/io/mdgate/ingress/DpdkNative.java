@@ -1,5 +1,7 @@
 package io.mdgate.ingress;
 
+import io.mdgate.core.nativelib.NativeLibraryLoader;
+
 /**
  * The project's DPDK JNI library ({@code libmdgate-dpdk}, built from {@code src/main/c}), loaded once when this
  * class initialises. Loading never throws: when the library or the DPDK runtime is missing, {@link #isAvailable()}

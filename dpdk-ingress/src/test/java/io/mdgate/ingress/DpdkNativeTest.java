@@ -1,5 +1,7 @@
 package io.mdgate.ingress;
 
+import io.mdgate.core.nativelib.NativeLibraryLoader;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;

@@ -1,5 +1,7 @@
 package io.mdgate.ingress;
 
+import io.mdgate.core.nativelib.NativeLibraryLoader;
+
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.net.URL;
@@ -51,8 +53,10 @@ class NativeLibraryLoaderTest
         final Path workdir = Files.createDirectory(tmp.resolve("work"));
         final String previous = System.getProperty(NativeLibraryLoader.WORKDIR_PROPERTY);
         System.setProperty(NativeLibraryLoader.WORKDIR_PROPERTY, workdir.toString());
+        // The isolated loader sees the module's jar and the shared loader's classes (gateway-core), nothing else.
+        final URL loaderClasses = NativeLibraryLoader.class.getProtectionDomain().getCodeSource().getLocation();
         try (URLClassLoader isolated = new URLClassLoader(
-            new URL[] { jar.toUri().toURL() }, ClassLoader.getPlatformClassLoader()))
+            new URL[] { jar.toUri().toURL(), loaderClasses }, ClassLoader.getPlatformClassLoader()))
         {
             final Class<?> dpdkNative = Class.forName(DpdkNative.class.getName(), true, isolated);
 

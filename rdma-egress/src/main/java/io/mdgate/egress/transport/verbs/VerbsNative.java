@@ -1,5 +1,7 @@
 package io.mdgate.egress.transport.verbs;
 
+import io.mdgate.core.nativelib.NativeLibraryLoader;
+
 import java.util.Arrays;
 
 /**
@@ -47,7 +49,7 @@ public final class VerbsNative
         Throwable cause = null;
         try
         {
-            source = VerbsLibraryLoader.load(LIBRARY_NAME, VerbsNative.class);
+            source = NativeLibraryLoader.load(LIBRARY_NAME, VerbsNative.class);
             check(abiVersion0(), sizes(), source);
         }
         catch (final LinkageError | RuntimeException ex)

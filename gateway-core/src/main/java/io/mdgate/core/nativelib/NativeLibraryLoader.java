@@ -1,4 +1,4 @@
-package io.mdgate.ingress;
+package io.mdgate.core.nativelib;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,10 +14,10 @@ import java.util.Locale;
  * the class path under {@code META-INF/native/<os>-<arch>/}, extracting it to a temporary file when it sits
  * inside a jar. Used once per library from a static initializer; not for concurrent use.
  */
-final class NativeLibraryLoader
+public final class NativeLibraryLoader
 {
-    static final String RESOURCE_ROOT = "META-INF/native/";
-    static final String WORKDIR_PROPERTY = "mdgate.native.workdir";
+    public static final String RESOURCE_ROOT = "META-INF/native/";
+    public static final String WORKDIR_PROPERTY = "mdgate.native.workdir";
 
     private NativeLibraryLoader()
     {
@@ -29,7 +29,7 @@ final class NativeLibraryLoader
      * @return where the library was loaded from, for messages.
      * @throws UnsatisfiedLinkError naming every place that was tried, with the individual failures suppressed.
      */
-    static String load(final String name, final Class<?> owner)
+    public static String load(final String name, final Class<?> owner)
     {
         try
         {
@@ -65,13 +65,13 @@ final class NativeLibraryLoader
     }
 
     /** The class-path location of a library for this platform, e.g. {@code META-INF/native/linux-x86_64/libx.so}. */
-    static String resourcePath(final String name)
+    public static String resourcePath(final String name)
     {
         return RESOURCE_ROOT + platform() + "/" + System.mapLibraryName(name);
     }
 
     /** {@code <os>-<arch>} as the native build names it ({@code uname -s}, {@code uname -m}): linux-x86_64. */
-    static String platform()
+    public static String platform()
     {
         final String os = System.getProperty("os.name").toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
         final String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
