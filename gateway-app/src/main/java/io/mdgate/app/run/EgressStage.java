@@ -63,6 +63,10 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
     private final AtomicCounter authenticationFailures;
     private final AtomicCounter rejected;
     private final AtomicCounter timedOut;
+    private final AtomicCounter helloTimeouts;
+    private final AtomicCounter connectionsOverLimit;
+    private final AtomicCounter connectionsMalformed;
+    private final AtomicCounter refusalsNotLogged;
     private long lastPublishNanos;
 
     /**
@@ -111,6 +115,10 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
         authenticationFailures = counters.newCounter("egress.authentication_failures", CounterType.TOTAL);
         rejected = counters.newCounter("egress.rejected", CounterType.TOTAL);
         timedOut = counters.newCounter("egress.timed_out", CounterType.TOTAL);
+        helloTimeouts = counters.newCounter("egress.hello_timeouts", CounterType.TOTAL);
+        connectionsOverLimit = counters.newCounter("egress.connections_over_limit", CounterType.TOTAL);
+        connectionsMalformed = counters.newCounter("egress.connections_malformed", CounterType.TOTAL);
+        refusalsNotLogged = counters.newCounter("egress.refusals_not_logged", CounterType.TOTAL);
     }
 
     @Override
@@ -189,6 +197,10 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
         authenticationFailures.setRelease(c.authenticationFailures());
         rejected.setRelease(c.rejected());
         timedOut.setRelease(c.sessionsTimedOut());
+        helloTimeouts.setRelease(c.helloTimeouts());
+        connectionsOverLimit.setRelease(c.connectionsOverLimit());
+        connectionsMalformed.setRelease(c.connectionsMalformed());
+        refusalsNotLogged.setRelease(c.refusalsNotLogged());
     }
 
     @Override
