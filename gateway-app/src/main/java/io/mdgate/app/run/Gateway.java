@@ -12,6 +12,7 @@ import io.mdgate.core.mold.MoldUdp64Session;
 import io.mdgate.core.tick.ExchangeClock;
 import io.mdgate.core.ticklog.TickLog;
 import io.mdgate.core.ticklog.TickLogReader;
+import io.mdgate.egress.MonotonicEpochClock;
 import io.mdgate.egress.TickArchive;
 import io.mdgate.egress.publisher.EgressPublisher;
 import io.mdgate.egress.publisher.PublisherContext;
@@ -25,7 +26,6 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.EpochNanoClock;
-import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
@@ -34,6 +34,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -101,7 +102,9 @@ public final class Gateway implements AutoCloseable
         {
             final AtomicCounter errorCount = counters.newCounter("gateway.errors", CounterType.TOTAL);
             final GatewayErrorHandler errorHandler = new GatewayErrorHandler(counters.errorLog(), errorCount, err);
-            final EpochNanoClock clock = new OffsetEpochNanoClock();
+            // One clock for every stage and for the consumers: the same tight offset from CLOCK_MONOTONIC to the wall
+            // clock that the consumer SDK measures, and the wall clock the DPDK ingress calibrates its TSC against.
+            final EpochNanoClock clock = new MonotonicEpochClock();
             final long startMillis = System.currentTimeMillis();
             final Path hlogDir = hlogDirectory(settings.hlogDir());
             final int ringBytes = settings.ringBytes();
@@ -131,7 +134,7 @@ public final class Gateway implements AutoCloseable
                 BufferUtil.allocateDirectAligned(ringBytes + RingBufferDescriptor.TRAILER_LENGTH, 64))) : null;
 
             final StageLatency ingressToSession = latency("ingress_to_session", hlogDir, startMillis, latencies);
-            final SessionAgent session = new SessionAgent(packetRing, 1024, sessionContext(config.feed()),
+            final SessionAgent session = new SessionAgent(packetRing, 1024, sessionContext(config.feed(), clock),
                 new OrderBooks(new BookContext().conclude()),
                 new ExchangeClock(LocalDate.now(hoursConfig.zone())), firstSequence, tickLog,
                 journal != null ? journal.publisher() : null, marketState, clock, ingressToSession, counters);
@@ -450,7 +453,7 @@ public final class Gateway implements AutoCloseable
         return dir;
     }
 
-    private FeedSession.Context sessionContext(final GatewayConfig.Feed feed)
+    private FeedSession.Context sessionContext(final GatewayConfig.Feed feed, final EpochNanoClock clock)
     {
         // From sequence 1: a gateway started before the session misses nothing even when both lines lose its first
         // packet; one started late re-requests what it missed, or declares it lost as one GAP tick.
@@ -460,7 +463,8 @@ public final class Gateway implements AutoCloseable
             .gapWaitNanos(TimeUnit.MILLISECONDS.toNanos(feed.gapWaitMs()))
             .staleLineNanos(TimeUnit.MILLISECONDS.toNanos(feed.staleAfterMs()))
             .retryIntervalNanos(TimeUnit.MILLISECONDS.toNanos(feed.retryIntervalMs()));
-        feed.retransmit().ifPresent(address -> context.requester(track(new UdpRetransmitRequester(address))));
+        feed.retransmit().ifPresent(address -> context.requester(track(new UdpRetransmitRequester(address,
+            new InetSocketAddress(0), UdpRetransmitRequester.DEFAULT_RECEIVE_BUFFER_BYTES, clock))));
         return context;
     }
 
