@@ -109,6 +109,12 @@ public final class BookRestore implements TickHandler
         }
     }
 
+    /** @return the normalizer being restored. */
+    public Normalizer normalizer()
+    {
+        return normalizer;
+    }
+
     /** @return ticks given to the restore. */
     public long ticks()
     {
