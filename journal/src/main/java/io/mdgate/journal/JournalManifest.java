@@ -33,10 +33,24 @@ final class JournalManifest
     private static final String ROLL_CYCLE = "rollCycle";
 
     private final JournalRollCycle rollCycle;
+    private final int schemaVersion;
 
+    /** A manifest for a journal this build writes: the current tick schema version. */
     JournalManifest(final JournalRollCycle rollCycle)
     {
+        this(rollCycle, TickEncoder.SCHEMA_VERSION);
+    }
+
+    private JournalManifest(final JournalRollCycle rollCycle, final int schemaVersion)
+    {
         this.rollCycle = rollCycle;
+        this.schemaVersion = schemaVersion;
+    }
+
+    /** @return the tick schema version the manifest names: older than this build's when an older one wrote it. */
+    int schemaVersion()
+    {
+        return schemaVersion;
     }
 
     JournalRollCycle rollCycle()
@@ -73,7 +87,8 @@ final class JournalManifest
         final String rollCycle = properties.getProperty(ROLL_CYCLE);
         try
         {
-            return new JournalManifest(JournalRollCycle.valueOf(rollCycle));
+            return new JournalManifest(JournalRollCycle.valueOf(rollCycle),
+                Integer.parseInt(properties.getProperty(SCHEMA_VERSION)));
         }
         catch (final IllegalArgumentException | NullPointerException ex)
         {

@@ -1,6 +1,7 @@
 package io.mdgate.journal;
 
 import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.tick.sbe.TickEncoder;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -213,6 +214,11 @@ public final class TickJournal implements AutoCloseable
                     throw new JournalException("journal " + directory + " was created with roll cycle " +
                         manifest.rollCycle() + ", not " + rollCycle + "; open it with " + manifest.rollCycle() +
                         " or record into a new directory");
+                }
+                if (manifest.schemaVersion() < TickEncoder.SCHEMA_VERSION)
+                {
+                    // this writer may append ticks the older schema lacks (SESSION): an older reader must refuse
+                    new JournalManifest(rollCycle).write(directory);
                 }
                 return;
             }

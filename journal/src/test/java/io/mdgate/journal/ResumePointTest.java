@@ -173,7 +173,7 @@ class ResumePointTest
     }
 
     @Test
-    void shouldReadAJournalWhoseManifestNamesTickSchemaVersionOne() throws IOException
+    void shouldReadAJournalWhoseManifestNamesTickSchemaVersionOneAndMarkItTwoWhenWritingToIt() throws IOException
     {
         final SessionTickStream stream = new SessionTickStream(1_000_000, 0);
         write(stream, 100);
@@ -182,7 +182,13 @@ class ResumePointTest
         assertTrue(text.contains("tickSchemaVersion=2"), text);
         Files.writeString(manifest, text.replace("tickSchemaVersion=2", "tickSchemaVersion=1"));
 
+        try (JournalReader reader = JournalReader.open(dir); TickReplay replay = reader.newTickReplay())
+        {
+            assertEquals(100, replay.lastSequence());
+        }
+        assertTrue(Files.readString(manifest).contains("tickSchemaVersion=1"), "a reader leaves it as it is");
         assertEquals(101, resumePoint().nextGatewaySequence());
+        assertTrue(Files.readString(manifest).contains("tickSchemaVersion=2"), "a writer may add SESSION ticks");
         Files.writeString(manifest, text.replace("tickSchemaVersion=2", "tickSchemaVersion=3"));
         final JournalException refused = org.junit.jupiter.api.Assertions.assertThrows(JournalException.class,
             () -> TickJournal.open(JournalFixture.context(dir)));
