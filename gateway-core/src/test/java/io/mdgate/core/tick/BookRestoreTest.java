@@ -130,6 +130,77 @@ class BookRestoreTest
         assertNotEquals(0, restore.topOfBookMismatches(), "an add left out of the rebuild shows");
     }
 
+    @Test
+    void shouldPublishTheTopOfBookATornMessageLostWithTheNextEventOfItsInstrument()
+    {
+        final RecordingTickHandler whole = day.normalize(1, MESSAGES, null);
+        int torn = 50_000;
+        while (!(isOrderEvent(whole.tick(torn)) && !whole.tick(torn).flags().lastInMessage() &&
+            whole.tick(torn + 1).eventType() == EventType.TOP_OF_BOOK))
+        {
+            torn++;
+        }
+        final TickDecoder lost = whole.tick(torn + 1);
+        final int instrument = lost.instrumentId();
+        final long k = lost.exchangeSequence() + 1;
+        final RecordingTickHandler rest = new RecordingTickHandler();
+        final Normalizer normalizer = day.normalizer(rest, lost.gatewaySequence());
+        final BookRestore restore = new BookRestore(normalizer);
+        for (int i = 0; i <= torn; i++)
+        {
+            restore.onTick(whole.tick(i).buffer(), 0);
+        }
+        day.feed(normalizer, k, MESSAGES);
+
+        int next = torn + 2;
+        while (!(isOrderEvent(whole.tick(next)) && whole.tick(next).instrumentId() == instrument))
+        {
+            next++;
+        }
+        final long m = whole.tick(next).exchangeSequence();
+        assertEquals(lastTopOfBook(whole, instrument, lost.side(), m), lastTopOfBook(rest, instrument, lost.side(), m),
+            "the top of book the torn message lost is published with the instrument's next event, message " + m);
+        final int fromWhole = firstTickOf(whole, m + 1);
+        final int fromRest = firstTickOf(rest, m + 1);
+        assertEquals(whole.size() - fromWhole, rest.size() - fromRest);
+        for (int i = 0; i < rest.size() - fromRest; i++)
+        {
+            assertEquals(withoutGatewaySequence(whole.tick(fromWhole + i)), withoutGatewaySequence(rest.tick(fromRest + i)),
+                "tick " + i + " after message " + m);
+        }
+    }
+
+    private static boolean isOrderEvent(final TickDecoder tick)
+    {
+        final EventType type = tick.eventType();
+        return (type == EventType.ADD || type == EventType.EXECUTE || type == EventType.EXECUTE_WITH_PRICE ||
+            type == EventType.CANCEL || type == EventType.DELETE || type == EventType.REPLACE) &&
+            !tick.flags().unknownOrder();
+    }
+
+    /** @return price, size and order count of the last TOP_OF_BOOK tick of that side up to message m. */
+    private static String lastTopOfBook(final RecordingTickHandler ticks, final int instrument,
+        final io.mdgate.core.tick.sbe.Side side, final long m)
+    {
+        String last = "none";
+        for (int i = 0; i < ticks.size() && ticks.tick(i).exchangeSequence() <= m; i++)
+        {
+            final TickDecoder tick = ticks.tick(i);
+            if (tick.eventType() == EventType.TOP_OF_BOOK && tick.instrumentId() == instrument && tick.side() == side)
+            {
+                last = tick.price().mantissa() + " x " + tick.quantity() + " (" + tick.matchOrNewReference() +
+                    " orders)";
+            }
+        }
+        return last;
+    }
+
+    private static String withoutGatewaySequence(final TickDecoder tick)
+    {
+        final String text = tick.toString();
+        return text.replaceFirst("gatewaySequence=\\d+", "");
+    }
+
     private static int firstTickOf(final RecordingTickHandler ticks, final long exchangeSequence)
     {
         for (int i = 0; i < ticks.size(); i++)
