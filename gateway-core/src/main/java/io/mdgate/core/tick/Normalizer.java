@@ -467,6 +467,28 @@ public final class Normalizer implements ItchMessageHandler
         publish(message.stockLocate());
     }
 
+    /**
+     * Restoring after a restart ({@link BookRestore}): records one side's top of book as the one last published, as
+     * a journaled {@link EventType#TOP_OF_BOOK} tick says, so the next order event publishes a top-of-book tick
+     * exactly when an uninterrupted normalizer would. Not for the hot path.
+     *
+     * @param instrument stock locate; ignored when beyond the books' instruments.
+     * @param side       {@link BookSide#BID} or {@link BookSide#ASK}; anything else is ignored.
+     * @param price      the best price published, {@link OrderBooks#NO_PRICE} for an empty side.
+     * @param size       the aggregate size published at that price, 0 for an empty side.
+     * @return whether it was recorded.
+     */
+    public boolean restorePublishedTopOfBook(final int instrument, final int side, final long price, final long size)
+    {
+        if (instrument < 0 || instrument >= books.maxInstruments() || (side != BookSide.BID && side != BookSide.ASK))
+        {
+            return false;
+        }
+        publishedTopPrice[(instrument << 1) | side] = price;
+        publishedTopSize[(instrument << 1) | side] = size;
+        return true;
+    }
+
     private void add(final AddOrderFlyweight message, final long attribution)
     {
         begin(message);
