@@ -26,6 +26,7 @@ final class FeedCounters
     long messagesLost;
     long otherSessionPackets;
     long refusedSessionPackets;
+    long candidateSessionPackets;
     long sequenceJumps;
     long packetsAfterEndOfSession;
     long unknownLinePackets;

@@ -582,15 +582,17 @@ public final class FeedSession implements PacketHandler
             beginSession(buffer, offset, sequence, line, timestamp);
             return true;
         }
-        counters.refusedSessionPackets++;
+        counters.candidateSessionPackets++;
         final int slot = candidates.slotFor(buffer, offset);
         final int id = candidates.id(slot);
         candidates.evidence(slot).add(line, sequence, endOf(sequence, count), plausibleWindow, timestamp);
         lineCandidate[line] = id;
-        if (candidateHold.canHold(length))
+        if (!candidateHold.canHold(length))
         {
-            candidateHold.add(buffer, offset, length, sequence, count, line, timestamp, id);
+            // Full (strays of long ago, or a long wait): what it held is recovered like any gap once accepted.
+            candidateHold.clear();
         }
+        candidateHold.add(buffer, offset, length, sequence, count, line, timestamp, id);
         if (canAccept(slot))
         {
             acceptCandidate(slot);
@@ -1025,13 +1027,19 @@ public final class FeedSession implements PacketHandler
         return counters.packetsAfterEndOfSession;
     }
 
-    /**
-     * @return packets of lines A and B naming a session that was not accepted when they came: candidates (held
-     * until one is accepted, then delivered if it is theirs) and, with a configured session, every other session.
-     */
+    /** @return packets of lines A and B naming another session than the configured one, dropped. */
     public long refusedSessionPackets()
     {
         return counters.refusedSessionPackets;
+    }
+
+    /**
+     * @return packets of lines A and B that arrived naming a session not accepted (yet), with no session
+     * configured: held, and delivered if their session is accepted; one stray packet is one of these.
+     */
+    public long candidateSessionPackets()
+    {
+        return counters.candidateSessionPackets;
     }
 
     /** @return packets of the line dropped because their sequence was implausibly far ahead of what is known. */
