@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The feed session's steady state allocates nothing: both lines with B one packet behind, every eighth packet lost
  * on A (filled by B from the hold), one packet in 64 lost on both (held, requested after the wait, answered and
- * released), heartbeats, and the duty cycle every packet.
+ * released), heartbeats, a stray packet of another session (held as a candidate, never accepted) and a packet far
+ * ahead (implausible) each round, and the duty cycle every packet.
  */
 @Timeout(value = 120)
 class FeedSessionAllocationTest
@@ -71,10 +72,18 @@ class FeedSessionAllocationTest
 
     private long now;
 
+    private static final UnsafeBuffer STRAY = new UnsafeBuffer(moldPacketOfAdds("STRAY00001", 7, 1));
+    private static final UnsafeBuffer FAR_AHEAD = new UnsafeBuffer(moldPacketOfAdds(SESSION, 1L << 40, 1));
+
     private void round(final FeedSession session, final UnsafeBuffer[] packets, final UnsafeBuffer heartbeat)
     {
         for (int i = 0; i < PACKETS; i++)
         {
+            if (i == 20)
+            {
+                session.onPacket(FeedLines.A, STRAY, 0, STRAY.capacity(), now);
+                session.onPacket(FeedLines.B, FAR_AHEAD, 0, FAR_AHEAD.capacity(), now);
+            }
             if (i % 8 != 3 && i != 40)
             {
                 session.onPacket(FeedLines.A, packets[i], 0, packets[i].capacity(), now);
@@ -150,5 +159,8 @@ class FeedSessionAllocationTest
         assertEquals(rounds, requester.requests);
         assertEquals(rounds, session.gapsFilledByRerequest(FeedLines.A));
         assertEquals(rounds * 8L, session.gapsFilledByOtherLine(FeedLines.A));
+        assertEquals(rounds, session.implausible(FeedLines.B));
+        assertEquals(rounds + 3, session.candidateSessionPackets(), "the strays, and A's first two and B's first");
+        assertEquals(1, session.sessionNumber());
     }
 }
