@@ -20,6 +20,8 @@ import java.util.Properties;
 final class JournalManifest
 {
     static final int FORMAT_VERSION = 1;
+    /** Tick schema versions this build reads: 1 (before the SESSION event type) and the current one, which it writes. */
+    static final int OLDEST_SCHEMA_VERSION = 1;
 
     private static final String FORMAT = "format";
     private static final String SCHEMA_ID = "tickSchemaId";
@@ -63,7 +65,7 @@ final class JournalManifest
         }
         expect(file, properties, FORMAT, FORMAT_VERSION);
         expect(file, properties, SCHEMA_ID, TickEncoder.SCHEMA_ID);
-        expect(file, properties, SCHEMA_VERSION, TickEncoder.SCHEMA_VERSION);
+        expectBetween(file, properties, SCHEMA_VERSION, OLDEST_SCHEMA_VERSION, TickEncoder.SCHEMA_VERSION);
         expect(file, properties, TICK_LENGTH, TickEncoder.BLOCK_LENGTH);
         final String rollCycle = properties.getProperty(ROLL_CYCLE);
         try
@@ -101,6 +103,21 @@ final class JournalManifest
         {
             throw new JournalException("cannot write " + file + ": " + ex.getMessage(), ex);
         }
+    }
+
+    private static void expectBetween(
+        final Path file, final Properties properties, final String key, final int oldest, final int newest)
+    {
+        final String value = properties.getProperty(key);
+        for (int version = oldest; version <= newest; version++)
+        {
+            if (Integer.toString(version).equals(value))
+            {
+                return;
+            }
+        }
+        throw new JournalException(file + ": " + key + " is " + value + " where this mdgate reads " + oldest +
+            " to " + newest + "; read the journal with the mdgate version that recorded it");
     }
 
     private static void expect(final Path file, final Properties properties, final String key, final int expected)
