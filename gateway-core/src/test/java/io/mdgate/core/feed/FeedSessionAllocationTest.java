@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import java.lang.management.ManagementFactory;
 
 import static io.mdgate.core.capture.CaptureFixtures.SESSION;
+import static io.mdgate.core.capture.CaptureFixtures.moldEndOfSession;
 import static io.mdgate.core.capture.CaptureFixtures.moldHeartbeat;
 import static io.mdgate.core.capture.CaptureFixtures.moldPacketOfAdds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -162,5 +163,75 @@ class FeedSessionAllocationTest
         assertEquals(rounds, session.implausible(FeedLines.B));
         assertEquals(rounds + 3, session.candidateSessionPackets(), "the strays, and A's first two and B's first");
         assertEquals(1, session.sessionNumber());
+    }
+
+    @Test
+    void shouldNotAllocateWhileHoldingCandidatesAndChangingSessions()
+    {
+        final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "per-thread allocation counter unavailable");
+        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)bean;
+
+        final int sessions = 2_000;
+        final int packetsPerSession = 8;
+        final UnsafeBuffer[][] packets = new UnsafeBuffer[sessions][packetsPerSession + 1];
+        for (int n = 0; n < sessions; n++)
+        {
+            final String name = String.format("S%09d", n);
+            for (int i = 0; i < packetsPerSession; i++)
+            {
+                packets[n][i] = new UnsafeBuffer(moldPacketOfAdds(name, 1 + i * MESSAGES_PER_PACKET,
+                    MESSAGES_PER_PACKET));
+            }
+            packets[n][packetsPerSession] =
+                new UnsafeBuffer(moldEndOfSession(name, 1 + packetsPerSession * MESSAGES_PER_PACKET));
+        }
+        final long[] delivered = new long[2];
+        final FeedSession session = new FeedSession(new FeedSession.Context()
+            .messageHandler((buffer, offset, length, seq) -> delivered[0]++)
+            .gapHandler(new GapHandler()
+            {
+                @Override
+                public void onGapDeclared(final long firstSequence, final long count)
+                {
+                    delivered[0] = -1_000_000;
+                }
+
+                @Override
+                public void onSessionStarted(final int sessionNumber, final org.agrona.DirectBuffer sessionId,
+                    final int offset, final long firstSequence)
+                {
+                    delivered[1]++;
+                }
+            }));
+        session.doWork(now);
+
+        long before = 0;
+        for (int n = 0; n < sessions; n++)
+        {
+            if (n == sessions / 2)
+            {
+                before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+            }
+            for (int i = 0; i <= packetsPerSession; i++)
+            {
+                session.onPacket(FeedLines.A, packets[n][i], 0, packets[n][i].capacity(), now);
+                if (i > 0)
+                {
+                    session.onPacket(FeedLines.B, packets[n][i - 1], 0, packets[n][i - 1].capacity(), now);
+                }
+                now += STEP_NANOS;
+                session.doWork(now);
+            }
+            session.onPacket(FeedLines.B, packets[n][packetsPerSession], 0, packets[n][packetsPerSession].capacity(),
+                now);
+        }
+        final long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+
+        assertEquals(0, allocated, "bytes allocated while sessions were held, accepted and changed");
+        assertEquals((long)sessions * packetsPerSession * MESSAGES_PER_PACKET, delivered[0]);
+        assertEquals(sessions, delivered[1]);
+        assertEquals(sessions, session.sessionNumber());
+        assertEquals(sessions - 1, session.sessionChanges());
     }
 }
