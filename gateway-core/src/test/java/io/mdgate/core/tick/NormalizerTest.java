@@ -430,7 +430,8 @@ class NormalizerTest
         all.remove(EventType.NULL_VAL);
         all.remove(EventType.GAP);
         all.remove(EventType.SESSION);
-        assertEquals(all, seen, "every event type but GAP, which the feed session declares, comes from a message");
+        assertEquals(all, seen,
+            "every event type but GAP and SESSION, which the feed session declares, comes from a message");
     }
 
     @Test
