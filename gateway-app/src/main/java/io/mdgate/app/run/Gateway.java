@@ -8,8 +8,9 @@ import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.OrderBooks;
 import io.mdgate.core.feed.FeedSession;
 import io.mdgate.core.feed.UdpRetransmitRequester;
-import io.mdgate.core.mold.MoldUdp64Session;
+import io.mdgate.core.tick.BookRestore;
 import io.mdgate.core.tick.ExchangeClock;
+import io.mdgate.core.tick.Normalizer;
 import io.mdgate.core.ticklog.TickLog;
 import io.mdgate.core.ticklog.TickLogReader;
 import io.mdgate.egress.MonotonicEpochClock;
@@ -19,6 +20,7 @@ import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.transport.EgressTransport;
 import io.mdgate.journal.JournalContext;
 import io.mdgate.journal.TickJournal;
+import io.mdgate.journal.ResumePoint;
 import io.mdgate.journal.TickReplay;
 import org.agrona.BufferUtil;
 import org.agrona.CloseHelper;
@@ -43,6 +45,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -134,11 +137,15 @@ public final class Gateway implements AutoCloseable
                 BufferUtil.allocateDirectAligned(ringBytes + RingBufferDescriptor.TRAILER_LENGTH, 64))) : null;
 
             final StageLatency ingressToSession = latency("ingress_to_session", hlogDir, startMillis, latencies);
-            final SessionAgent session = new SessionAgent(packetRing, 1024, sessionContext(config.feed(), clock),
+            final Optional<ResumePoint> resume = journal != null ? journal.resumePoint() : Optional.empty();
+            final FeedSession.Context sessionContext = sessionContext(config.feed(), clock, err);
+            resume.ifPresent(p -> sessionContext.resume(p.sessionName(), p.sessionNumber(), p.nextExchangeSequence()));
+            final SessionAgent session = new SessionAgent(packetRing, 1024, sessionContext,
                 new OrderBooks(new BookContext().conclude()),
                 new ExchangeClock(LocalDate.now(hoursConfig.zone())), firstSequence, tickLog,
                 journal != null ? journal.publisher() : null, marketState, clock, ingressToSession, counters);
             agents.put("session", session);
+            resume.ifPresent(p -> restore(session.normalizer(), p, err));
             for (final IngressAgent ingress : ingressAgents)
             {
                 ingress.input(onSessionCore(ingress.roleName()) ? session :
@@ -453,12 +460,33 @@ public final class Gateway implements AutoCloseable
         return dir;
     }
 
-    private FeedSession.Context sessionContext(final GatewayConfig.Feed feed, final EpochNanoClock clock)
+    /**
+     * Rebuilds the books of the session the journal ends in, so the ticks after a restart are those an uninterrupted
+     * gateway would have made, and says so on stderr.
+     */
+    private void restore(final Normalizer normalizer, final ResumePoint point, final PrintStream err)
+    {
+        final long start = System.nanoTime();
+        final BookRestore restore = new BookRestore(normalizer);
+        journal.replaySession(point, restore);
+        normalizer.resume(point.sessionNumber(), point.lastExchangeTimestamp());
+        final long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        err.println("mdgate run: resuming session " + FeedEventLog.name(new UnsafeBuffer(point.sessionName()), 0) +
+            " (number " + point.sessionNumber() + ") at exchange sequence " + point.nextExchangeSequence() +
+            " and gateway sequence " + point.nextGatewaySequence() + "; books rebuilt from " + restore.ticks() +
+            " journaled ticks in " + millis + " ms" + (restore.topOfBookMismatches() == 0 ? "" :
+            ", " + restore.topOfBookMismatches() + " top-of-book ticks disagreed with the rebuilt book"));
+    }
+
+    private FeedSession.Context sessionContext(final GatewayConfig.Feed feed, final EpochNanoClock clock,
+        final PrintStream err)
     {
         // From sequence 1: a gateway started before the session misses nothing even when both lines lose its first
         // packet; one started late re-requests what it missed, or declares it lost as one GAP tick.
         final FeedSession.Context context = new FeedSession.Context()
             .firstSequence(1)
+            .session(feed.session())
+            .listener(new FeedEventLog(err))
             .holdBytes(HOLD_BYTES)
             .gapWaitNanos(TimeUnit.MILLISECONDS.toNanos(feed.gapWaitMs()))
             .staleLineNanos(TimeUnit.MILLISECONDS.toNanos(feed.staleAfterMs()))
@@ -468,8 +496,4 @@ public final class Gateway implements AutoCloseable
         return context;
     }
 
-    private static byte[] acceptedSession(final GatewayConfig.Feed feed)
-    {
-        return feed.session().isEmpty() ? null : MoldUdp64Session.of(feed.session());
-    }
 }

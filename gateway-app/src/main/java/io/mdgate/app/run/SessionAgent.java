@@ -56,6 +56,7 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
     private final int drainLimit;
     private final FeedSession session;
     private final MessageProcessor processor;
+    private final Normalizer normalizer;
     private final TickLog log;
     private final JournalPublisher journalPackets;
     private final MarketState marketState;
@@ -98,7 +99,8 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
         this.marketState = marketState;
         this.clock = clock;
         this.latency = latency;
-        processor = new MessageProcessor(new Normalizer(books, exchangeClock, this, firstSequence));
+        normalizer = new Normalizer(books, exchangeClock, this, firstSequence);
+        processor = new MessageProcessor(normalizer);
         final RetransmitRequester requester = sessionContext.requester();
         if (requester != null)
         {
@@ -116,6 +118,12 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
         backPressureDrops = counters.newCounter("session.back_pressure_drops", CounterType.TOTAL);
         malformedMessages = counters.newCounter("session.malformed_messages", CounterType.TOTAL);
         logOverruns = counters.newCounter("tick_log.overruns", CounterType.TOTAL);
+    }
+
+    /** @return the normalizer, for a restore from the journal before the agent starts. */
+    Normalizer normalizer()
+    {
+        return normalizer;
     }
 
     /** @return the feed session; read it only on the agent's thread, or after the agent closed. */

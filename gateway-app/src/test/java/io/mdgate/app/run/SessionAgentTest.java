@@ -105,10 +105,11 @@ class SessionAgentTest
             assertEquals(MarketState.OPEN, market.feedState(), "start of market hours");
 
             final List<long[]> ticks = read(log.reader(0), 16);
-            assertEquals(1, ticks.size(), "one tick: line B's copy a duplicate");
+            assertEquals(2, ticks.size(), "the session's start and one event tick: line B's copy a duplicate");
             assertEquals(41, ticks.get(0)[0], "the gateway sequence starts where it was told");
-            assertEquals(EventType.SYSTEM_EVENT.value(), ticks.get(0)[1]);
-            assertEquals(1, read(log.reader(1), 16).size(), "the egress reads the same one copy");
+            assertEquals(EventType.SESSION.value(), ticks.get(0)[1]);
+            assertEquals(EventType.SYSTEM_EVENT.value(), ticks.get(1)[1]);
+            assertEquals(2, read(log.reader(1), 16).size(), "the egress reads the same one copy");
 
             systemEvent("ACCEPTED01", 2, 'E', FeedLines.A);
             agent.doWork();
@@ -116,8 +117,8 @@ class SessionAgentTest
             agent.onClose();
             try (CountersFile file = CountersFile.open(dir.resolve("c")))
             {
-                assertEquals(2, file.snapshot().value("session.ticks"));
-                assertEquals(42, file.snapshot().value("session.last_sequence"));
+                assertEquals(3, file.snapshot().value("session.ticks"));
+                assertEquals(43, file.snapshot().value("session.last_sequence"));
                 assertEquals(2, file.snapshot().value("feed.messages.delivered"));
                 assertEquals(1, file.snapshot().value("feed.B.duplicates"));
                 assertEquals(0, file.snapshot().value("tick_log.overruns"));
