@@ -121,7 +121,7 @@ public final class DecodeCommand implements Callable<Integer>
         defaultValue = "0",
         description = "Where the capture's session starts: 0 (default) at its first packet, 1 at the session's " +
             "start as `mdgate run` does (what came before the capture is then one gap).")
-    private long firstSequence;
+    private long sessionStart;
 
     @Option(names = "--book", description = "Also print the final best bid/offer of the most active instruments.")
     private boolean book;
@@ -189,7 +189,7 @@ public final class DecodeCommand implements Callable<Integer>
             throw new CommandLine.ParameterException(spec.commandLine(), "--top " + top +
                 " lists no instrument; give 1 or more");
         }
-        checkFeedArguments(spec.commandLine(), reorderWindow, gapWaitMs, firstSequence);
+        checkFeedArguments(spec.commandLine(), reorderWindow, gapWaitMs, sessionStart);
     }
 
     /**
@@ -232,7 +232,7 @@ public final class DecodeCommand implements Callable<Integer>
             .lines(lineA, lineB)
             .holdPackets(reorderWindow)
             .gapWaitNanos(TimeUnit.MILLISECONDS.toNanos(gapWaitMs))
-            .firstSequence(firstSequence);
+            .firstSequence(sessionStart);
         if (stage != null)
         {
             context.messageProcessor(stage);

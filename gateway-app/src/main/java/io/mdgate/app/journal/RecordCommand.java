@@ -121,7 +121,7 @@ public final class RecordCommand implements Callable<Integer>
     @Option(names = "--first-sequence", paramLabel = "N", defaultValue = "1",
         description = "Where the capture's session starts: 1 (default) at the session's start, as `mdgate run` " +
             "does, so what came before the capture is one GAP tick; 0 at its first packet.")
-    private long firstSequence;
+    private long sessionStart;
 
     @Option(names = "--roll-cycle", paramLabel = "CYCLE", defaultValue = "hourly",
         description = "Period of one journal file for a new journal (default ${DEFAULT-VALUE}); an existing journal " +
@@ -195,7 +195,7 @@ public final class RecordCommand implements Callable<Integer>
             .lines(lineA, lineB)
             .holdPackets(reorderWindow)
             .gapWaitNanos(TimeUnit.MILLISECONDS.toNanos(gapWaitMs))
-            .firstSequence(firstSequence)
+            .firstSequence(sessionStart)
             .messageProcessor(processor)
             .packetHandler(tap));
 
@@ -266,7 +266,7 @@ public final class RecordCommand implements Callable<Integer>
         {
             throw usage("--line-a and --line-b are both " + lineA + "; the two lines must differ");
         }
-        DecodeCommand.checkFeedArguments(spec.commandLine(), reorderWindow, gapWaitMs, firstSequence);
+        DecodeCommand.checkFeedArguments(spec.commandLine(), reorderWindow, gapWaitMs, sessionStart);
         if (retain < 0)
         {
             throw usage("--retain " + retain + " is negative; give 0 to keep every cycle or the number to keep");

@@ -97,7 +97,9 @@ class RecordCommandTest
         "--roll-cycle fortnightly|'fortnightly' is not a roll cycle",
         "--cycle-clock sundial|--cycle-clock sundial is not a clock",
         "--line-a 233.54.12.111:26477|give both --line-a and --line-b",
-        "--reorder-window 5000|--reorder-window 5000 is outside",
+        "--reorder-window 0|--reorder-window 0 is outside 1..",
+        "--gap-wait-ms -1|--gap-wait-ms -1 is outside 0..",
+        "--first-sequence -1|--first-sequence -1 is negative",
         "--format csv|'csv' is not a format" })
     void shouldRefuseBadArgumentsWithExitCodeTwo(final String arguments, final String expected) throws Exception
     {
