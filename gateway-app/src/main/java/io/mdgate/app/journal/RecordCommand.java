@@ -13,6 +13,8 @@ import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.core.tick.ExchangeClock;
 import io.mdgate.core.tick.Normalizer;
 import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.tick.sbe.EventType;
+import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.journal.JournalAgent;
 import io.mdgate.journal.JournalContext;
 import io.mdgate.journal.JournalCycleClock;
@@ -386,10 +388,18 @@ public final class RecordCommand implements Callable<Integer>
                 {
                     throw new JournalException("the journal already holds ticks up to " +
                         TimeArgument.format(lastJournalTime) + " and this file starts at " + TimeArgument.format(time) +
-                        "; time must not go backwards within a journal: record into a new directory");
+                        "; time must not go backwards within a journal: record into a new directory" +
+                        (isLeadingGap(buffer, offset) ? ", or give --first-sequence 0 (the file's first tick is the " +
+                        "GAP for the messages before its first packet, which has no exchange time yet)" : ""));
                 }
             }
             journal.onTick(buffer, offset);
+        }
+
+        private static boolean isLeadingGap(final DirectBuffer buffer, final int offset)
+        {
+            return buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET) == (byte)EventType.GAP.value() &&
+                buffer.getLong(offset + ReplaySummary.EXCHANGE_TIME_OFFSET, ByteOrder.LITTLE_ENDIAN) == 0;
         }
     }
 
