@@ -30,6 +30,9 @@ final class DpdkStats
             .dropped(IngressStats.OTHER_DESTINATION, values[DpdkStatsDescriptor.OTHER_DESTINATION])
             .dropped(IngressStats.MALFORMED, values[DpdkStatsDescriptor.MALFORMED])
             .dropped(IngressStats.OVERSIZED, values[DpdkStatsDescriptor.OVERSIZED])
+            .dropped(IngressStats.LENGTH, values[DpdkStatsDescriptor.LENGTH_MISMATCH])
+            .dropped(IngressStats.IP_CHECKSUM, values[DpdkStatsDescriptor.IP_CHECKSUM])
+            .dropped(IngressStats.UDP_CHECKSUM, values[DpdkStatsDescriptor.UDP_CHECKSUM])
             .port("ipackets", values[DpdkStatsDescriptor.IPACKETS])
             .port("ibytes", values[DpdkStatsDescriptor.IBYTES])
             .port("imissed", values[DpdkStatsDescriptor.IMISSED])
@@ -41,6 +44,7 @@ final class DpdkStats
             .port("igmpQueries", values[DpdkStatsDescriptor.IGMP_QUERIES])
             .port("igmpReportsSent", values[DpdkStatsDescriptor.IGMP_REPORTS_SENT])
             .port("txFailed", values[DpdkStatsDescriptor.TX_FAILED])
+            .port(IngressStats.UDP_CHECKSUM_PARTIAL, values[DpdkStatsDescriptor.UDP_CHECKSUM_PARTIAL])
             .build();
     }
 }
