@@ -80,11 +80,13 @@ class DpdkChecksumIngressTest
 
         final RecordedPackets recorded = new RecordedPackets();
         final IngressStats stats;
+        final long[] counts = new long[IngressStats.REASONS.size()];
         try (DpdkIngress ingress = new DpdkIngress(DpdkTests.context("net_pcap0,rx_pcap=" + capture)))
         {
             ingress.start();
             DpdkTests.drain(ingress, recorded, 300, 60_000);
             stats = ingress.stats();
+            ingress.readDropped(counts);
         }
 
         assertEquals(expected.size(), recorded.packets.size(), "datagrams handed over; ingress said " + stats);
@@ -102,6 +104,12 @@ class DpdkChecksumIngressTest
         assertEquals(frames - expected.size(), stats.droppedTotal(), "nothing dropped for another reason");
         assertEquals(expected.size(), stats.linePackets(FeedLines.A));
         assertEquals(frames, stats.port("frames"));
+        for (int i = 0; i < counts.length; i++)
+        {
+            assertEquals(stats.dropped(IngressStats.REASONS.get(i)), counts[i],
+                "the allocation-free copy of " + IngressStats.REASONS.get(i) + " (the counters file's)");
+        }
+        assertEquals(ROUNDS, counts[IngressStats.REASONS.indexOf(IngressStats.IP_CHECKSUM)]);
     }
 
     /** Writes one frame of the kind carrying payload at 0, adding what must come out of it to expected. */
