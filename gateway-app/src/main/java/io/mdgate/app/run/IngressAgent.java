@@ -4,6 +4,7 @@ import io.mdgate.app.run.counters.CounterType;
 import io.mdgate.app.run.counters.CountersFileWriter;
 import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.ingress.Ingress;
+import io.mdgate.ingress.IngressStats;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
@@ -16,7 +17,9 @@ import org.agrona.concurrent.status.AtomicCounter;
  * a {@link PacketRingWriter} to a session on another thread (pipeline), which drops and counts what finds the ring
  * full. Before each burst it asks the input whether it can take one; while it cannot, the agent leaves the packets
  * in the port's queue and counts the cycle in {@code ingress.<port>.<queue>.paused}: the session has no room for
- * more ticks, and whatever the port then drops the session recovers like line loss.
+ * more ticks, and whatever the port then drops the session recovers like line loss. What the ingress itself dropped,
+ * per reason (bad checksums, lengths, fragments, other destinations, ...), is copied about once a second, and at
+ * close, into {@code ingress.<port>.<queue>.frames_dropped.<reason>} ({@link IngressStats#REASONS}, in snake case).
  * <p>
  * A fatal error of the port (a negative poll) is recorded once in the error log and the agent stops polling.
  * {@link #stopReceiving()} (any thread) makes the agent close its port on its own thread, so the groups are left
@@ -32,6 +35,8 @@ final class IngressAgent implements Agent, PacketHandler
      * data room). A larger packet (a kernel socket's datagram may be) is checked on its own by the session.
      */
     static final int MAX_BURST_BYTES = 32 * 2048;
+    private static final int DROP_REFRESH_CYCLES_MASK = 1023;
+    private static final long DROP_REFRESH_NANOS = 1_000_000_000L;
 
     private final String name;
     private final Ingress ingress;
@@ -40,6 +45,10 @@ final class IngressAgent implements Agent, PacketHandler
     private final AtomicCounter bytes;
     private final AtomicCounter paused;
     private final AtomicCounter failure;
+    private final AtomicCounter[] droppedByReason;
+    private final long[] droppedCounts = new long[IngressStats.REASONS.size()];
+    private long nextDropRefreshNanos;
+    private int cycles;
     private SessionInput input;
     private volatile boolean stopRequested;
     private boolean receiving;
@@ -61,6 +70,40 @@ final class IngressAgent implements Agent, PacketHandler
         bytes = counters.newCounter(prefix + "bytes", CounterType.TOTAL);
         paused = counters.newCounter(prefix + "paused", CounterType.TOTAL);
         failure = counters.newCounter(prefix + "failure", CounterType.STATE);
+        droppedByReason = new AtomicCounter[IngressStats.REASONS.size()];
+        for (int i = 0; i < droppedByReason.length; i++)
+        {
+            droppedByReason[i] = counters.newCounter(prefix + "frames_dropped." +
+                snakeCase(IngressStats.REASONS.get(i)), CounterType.TOTAL);
+        }
+    }
+
+    private static String snakeCase(final String camelCase)
+    {
+        return camelCase.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Copies the ingress's drop counters, about once a second (the clock is read every 1024 duty cycles). */
+    private void refreshDroppedEverySecond()
+    {
+        if ((++cycles & DROP_REFRESH_CYCLES_MASK) == 0)
+        {
+            final long now = System.nanoTime();
+            if (now - nextDropRefreshNanos >= 0)
+            {
+                nextDropRefreshNanos = now + DROP_REFRESH_NANOS;
+                refreshDropped();
+            }
+        }
+    }
+
+    private void refreshDropped()
+    {
+        ingress.readDropped(droppedCounts);
+        for (int i = 0; i < droppedByReason.length; i++)
+        {
+            droppedByReason[i].setRelease(droppedCounts[i]);
+        }
     }
 
     /** @return the prefix of this agent's counters, e.g. {@code ingress.a.0.}. */
@@ -98,8 +141,10 @@ final class IngressAgent implements Agent, PacketHandler
         {
             receiving = false;
             ingress.close();
+            refreshDropped();
             return 1;
         }
+        refreshDroppedEverySecond();
         if (!input.readyForBurst(MAX_BURST_BYTES))
         {
             paused.incrementRelease();
@@ -144,6 +189,7 @@ final class IngressAgent implements Agent, PacketHandler
         if (started)
         {
             ingress.close();
+            refreshDropped();
         }
     }
 
