@@ -75,7 +75,7 @@ class IngressAgentTest
             BufferUtil.allocateDirectAligned(8192 + RingBufferDescriptor.TRAILER_LENGTH, 64)));
         final FakeIngress ingress = new FakeIngress();
         final List<Throwable> errors = new ArrayList<>();
-        try (CountersFileWriter counters = CountersFileWriter.create(dir.resolve("c"), "t", 16, 4096))
+        try (CountersFileWriter counters = CountersFileWriter.create(dir.resolve("c"), "t", 64, 4096))
         {
             final IngressAgent agent = new IngressAgent("ingress:p0:0", ingress, errors::add, counters)
                 .input(new PacketRingWriter(ring, "ingress.p0.0.", counters));
@@ -122,7 +122,7 @@ class IngressAgentTest
         final ManyToOneRingBuffer ring = new ManyToOneRingBuffer(new UnsafeBuffer(
             BufferUtil.allocateDirectAligned(65536 + RingBufferDescriptor.TRAILER_LENGTH, 64)));
         final FakeIngress ingress = new FakeIngress();
-        try (CountersFileWriter counters = CountersFileWriter.create(dir.resolve("c"), "t", 16, 4096))
+        try (CountersFileWriter counters = CountersFileWriter.create(dir.resolve("c"), "t", 64, 4096))
         {
             final IngressAgent agent = new IngressAgent("ingress:p0:0", ingress, t -> {}, counters)
                 .input(new PacketRingWriter(ring, "ingress.p0.0.", counters));
@@ -142,7 +142,7 @@ class IngressAgentTest
         final ManyToOneRingBuffer ring = new ManyToOneRingBuffer(new UnsafeBuffer(
             BufferUtil.allocateDirectAligned(4096 + RingBufferDescriptor.TRAILER_LENGTH, 64)));
         final FakeIngress ingress = new FakeIngress();
-        try (CountersFileWriter counters = CountersFileWriter.create(dir.resolve("c"), "t", 16, 4096);
+        try (CountersFileWriter counters = CountersFileWriter.create(dir.resolve("c"), "t", 64, 4096);
             CountersFile file = CountersFile.open(dir.resolve("c")))
         {
             final IngressAgent agent = new IngressAgent("ingress:p0:0", ingress, t -> {}, counters)

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 @org.junit.jupiter.api.Timeout(120)
 class TickLogStressTest
 {
-    private static final long TICKS = 3_000_000;
+    private static final long TICKS = 1_000_000;
 
     @Test
     void shouldNeverLetAReaderSeeAMissingDuplicateOrTornTickUnderContention() throws Exception
@@ -37,7 +37,7 @@ class TickLogStressTest
             while (!log.hasRoom(1))
             {
                 gated++;
-                Thread.onSpinWait();
+                Thread.yield();
             }
             for (int i = 0; i < TickLogDescriptor.TICK_LENGTH; i += 8)
             {
@@ -60,7 +60,7 @@ class TickLogStressTest
             final long[] expected = {1};
             while (expected[0] <= TICKS && failure.get() == null)
             {
-                reader.poll((DirectBuffer buffer, int offset) ->
+                final int read = reader.poll((DirectBuffer buffer, int offset) ->
                 {
                     for (int i = 0; i < TickLogDescriptor.TICK_LENGTH; i += 8)
                     {
@@ -73,6 +73,11 @@ class TickLogStressTest
                     }
                     expected[0]++;
                 }, 64);
+                if (read == 0)
+                {
+                    // Three threads on a host that may have two CPUs: let the others run rather than spin.
+                    Thread.yield();
+                }
             }
         }, "tick-log-" + reader.name());
     }
