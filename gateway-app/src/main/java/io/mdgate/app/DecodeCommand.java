@@ -123,6 +123,16 @@ public final class DecodeCommand implements Callable<Integer>
             "start as `mdgate run` does (what came before the capture is then one gap).")
     private long sessionStart;
 
+    @Option(
+        names = "--session",
+        paramLabel = "NAME",
+        defaultValue = "",
+        description = "The only MoldUDP64 session of a capture to accept (up to 10 characters), as [feed] session " +
+            "in run: its first packet starts it, packets of any other are counted and dropped. Default: none, a " +
+            "session is accepted once both lines (or 3 consecutive packets of one) show it, or at the end of the " +
+            "capture the name that came in the most packets (docs/FEED.md).")
+    private String session;
+
     @Option(names = "--book", description = "Also print the final best bid/offer of the most active instruments.")
     private boolean book;
 
@@ -190,6 +200,29 @@ public final class DecodeCommand implements Callable<Integer>
                 " lists no instrument; give 1 or more");
         }
         checkFeedArguments(spec.commandLine(), reorderWindow, gapWaitMs, sessionStart);
+        checkSession(spec.commandLine(), session);
+    }
+
+    /**
+     * Refuses a {@code --session} the feed session would not take (too long, not printable); {@code record} shares it.
+     *
+     * @throws CommandLine.ParameterException naming the option and what is allowed.
+     */
+    public static void checkSession(final CommandLine commandLine, final String session)
+    {
+        try
+        {
+            new FeedSession.Context()
+                .session(session)
+                .messageHandler((buffer, offset, length, sequence) -> {})
+                .gapHandler((first, count) -> {})
+                .conclude();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new CommandLine.ParameterException(commandLine, "--session " + session + ": " + ex.getMessage() +
+                " (a MoldUDP64 session is up to 10 printable ASCII characters, e.g. 000010059B)");
+        }
     }
 
     /**
@@ -232,7 +265,8 @@ public final class DecodeCommand implements Callable<Integer>
             .lines(lineA, lineB)
             .holdPackets(reorderWindow)
             .gapWaitNanos(TimeUnit.MILLISECONDS.toNanos(gapWaitMs))
-            .firstSequence(sessionStart);
+            .firstSequence(sessionStart)
+            .session(session);
         if (stage != null)
         {
             context.messageProcessor(stage);

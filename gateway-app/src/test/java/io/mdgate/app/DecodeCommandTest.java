@@ -106,6 +106,46 @@ class DecodeCommandTest
     }
 
     @Test
+    void shouldAcceptOnlyTheSessionGivenWithSessionAndCountTheOthersAsDropped()
+    {
+        final byte[] capture = new CaptureFixtures.Pcap()
+            .udp(GROUP_A, moldPacketOfAdds("OTHERSESS1", 1, 2))
+            .udp(GROUP_A, moldPacketOfAdds("OTHERSESS1", 3, 2))
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 7, 1))
+            .toBytes();
+        final Path file = write(dir, "two-sessions.pcap", capture);
+
+        assertEquals(0, run(file.toString(), "--json"));
+        final Map<String, Object> byCount = MiniJson.parseObject(out.toString().trim());
+        assertEquals("OTHERSESS1", byCount.get("session"), "without --session: the name in the most packets");
+        assertEquals(true, byCount.get("sessionAcceptedAtEnd"));
+        out.getBuffer().setLength(0);
+
+        assertEquals(0, run(file.toString(), "--json", "--session", SESSION));
+        final Map<String, Object> json = MiniJson.parseObject(out.toString().trim());
+        assertEquals(SESSION, json.get("session"));
+        assertEquals(false, json.get("sessionAcceptedAtEnd"));
+        assertEquals(1L, json.get("messages"));
+        assertEquals(7L, json.get("firstSequence"));
+        assertEquals(Map.of("OTHERSESS1", 2L), json.get("otherSessions"));
+    }
+
+    @Test
+    void shouldExitWithTwoForASessionNameLongerThanTenCharacters()
+    {
+        assertEquals(2, run(twoLineCapture().toString(), "--session", "ELEVENCHARS"));
+        assertTrue(err.toString().lines().findFirst().orElse("").contains("--session ELEVENCHARS"), err.toString());
+    }
+
+    @Test
+    void shouldExitWithTwoForASessionOnAFileThatIsNotACapture()
+    {
+        final Path file = write(dir, "day.itch", dailyFile(itch('S', 1)));
+        assertEquals(2, run(file.toString(), "--session", SESSION));
+        assertTrue(err.toString().contains("captures only"), err.toString());
+    }
+
+    @Test
     void shouldExitWithTwoForFeedSettingsTheSessionCannotTake()
     {
         assertEquals(2, run(twoLineCapture().toString(), "--reorder-window", "0"));

@@ -125,6 +125,13 @@ public final class RecordCommand implements Callable<Integer>
             "does, so what came before the capture is one GAP tick; 0 at its first packet.")
     private long sessionStart;
 
+    @Option(names = "--session", paramLabel = "NAME", defaultValue = "",
+        description = "The only MoldUDP64 session of a capture to accept (up to 10 characters), as [feed] session " +
+            "in run: its first packet starts it, packets of any other are counted and dropped. Default: none, a " +
+            "session is accepted once both lines (or 3 consecutive packets of one) show it, or at the end of the " +
+            "capture the name that came in the most packets (docs/FEED.md).")
+    private String session;
+
     @Option(names = "--roll-cycle", paramLabel = "CYCLE", defaultValue = "hourly",
         description = "Period of one journal file for a new journal (default ${DEFAULT-VALUE}); an existing journal " +
             "keeps its own. One of: five-minutely, ten-minutely, half-hourly, hourly, two-hourly, four-hourly, " +
@@ -176,6 +183,11 @@ public final class RecordCommand implements Callable<Integer>
         {
             return fail(err, ex.getMessage());
         }
+        catch (final IllegalArgumentException ex)
+        {
+            // Settings that do not fit the file (lines or a session for a file that is not a capture).
+            throw usage(ex.getMessage());
+        }
         catch (final IOException ex)
         {
             return fail(err, "cannot read " + file + ": " + ex.getMessage());
@@ -198,6 +210,7 @@ public final class RecordCommand implements Callable<Integer>
             .holdPackets(reorderWindow)
             .gapWaitNanos(TimeUnit.MILLISECONDS.toNanos(gapWaitMs))
             .firstSequence(sessionStart)
+            .session(session)
             .messageProcessor(processor)
             .packetHandler(tap));
 
@@ -211,6 +224,7 @@ public final class RecordCommand implements Callable<Integer>
         try
         {
             summary = decoder.decode(file);
+            guard.finish();
         }
         finally
         {
@@ -269,6 +283,7 @@ public final class RecordCommand implements Callable<Integer>
             throw usage("--line-a and --line-b are both " + lineA + "; the two lines must differ");
         }
         DecodeCommand.checkFeedArguments(spec.commandLine(), reorderWindow, gapWaitMs, sessionStart);
+        DecodeCommand.checkSession(spec.commandLine(), session);
         if (retain < 0)
         {
             throw usage("--retain " + retain + " is negative; give 0 to keep every cycle or the number to keep");
@@ -363,18 +378,24 @@ public final class RecordCommand implements Callable<Integer>
 
     /**
      * Refuses the file before its first tick reaches the journal when that tick is earlier than the journal's last;
-     * then passes every tick on. Decoding thread.
+     * then passes every tick on. A leading {@code SESSION} tick with no exchange time yet (0: the normalizer has no
+     * tick before it) is not what is checked: it is held until the first tick with a time passes, then journaled
+     * with the journal's last exchange time, the time of the tick before it, as a gateway restarted from the journal
+     * gives it; so nothing is journaled when the file is refused. Decoding thread.
      */
     static final class TimeOrderGuard implements TickHandler
     {
         private final TickHandler journal;
         private final long lastJournalTime;
+        private final UnsafeBuffer heldSession = new UnsafeBuffer(new byte[TickLayout.LENGTH]);
+        private boolean holdingSession;
         private boolean checked;
 
         TimeOrderGuard(final TickHandler journal, final long lastJournalTime)
         {
             this.journal = journal;
             this.lastJournalTime = lastJournalTime;
+            this.checked = lastJournalTime == Long.MIN_VALUE;
         }
 
         @Override
@@ -382,8 +403,16 @@ public final class RecordCommand implements Callable<Integer>
         {
             if (!checked)
             {
-                checked = true;
                 final long time = buffer.getLong(offset + ReplaySummary.EXCHANGE_TIME_OFFSET, ByteOrder.LITTLE_ENDIAN);
+                if (time == 0 && !holdingSession &&
+                    buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET) == (byte)EventType.SESSION.value())
+                {
+                    heldSession.putBytes(0, buffer, offset, TickLayout.LENGTH);
+                    heldSession.putLong(ReplaySummary.EXCHANGE_TIME_OFFSET, lastJournalTime, ByteOrder.LITTLE_ENDIAN);
+                    holdingSession = true;
+                    return;
+                }
+                checked = true;
                 if (time < lastJournalTime)
                 {
                     throw new JournalException("the journal already holds ticks up to " +
@@ -392,8 +421,19 @@ public final class RecordCommand implements Callable<Integer>
                         (isLeadingGap(buffer, offset) ? ", or give --first-sequence 0 (the file's first tick is the " +
                         "GAP for the messages before its first packet, which has no exchange time yet)" : ""));
                 }
+                finish();
             }
             journal.onTick(buffer, offset);
+        }
+
+        /** Journals the leading SESSION tick still held, when no tick with a time followed it. */
+        void finish()
+        {
+            if (holdingSession)
+            {
+                holdingSession = false;
+                journal.onTick(heldSession, 0);
+            }
         }
 
         private static boolean isLeadingGap(final DirectBuffer buffer, final int offset)

@@ -91,6 +91,24 @@ class RecordCommandTest
     }
 
     @Test
+    void shouldJournalOnlyTheSessionGivenWithSession()
+    {
+        final Path capture = CaptureFixtures.write(dir, "two-sessions.pcap", new CaptureFixtures.Pcap()
+            .udp(CaptureFixtures.GROUP_A, CaptureFixtures.moldPacketOfAdds("OTHERSESS1", 1, 3))
+            .udp(CaptureFixtures.GROUP_A, CaptureFixtures.moldPacketOfAdds(CaptureFixtures.SESSION, 1, 2))
+            .udp(CaptureFixtures.GROUP_A, CaptureFixtures.moldPacketOfAdds("OTHERSESS1", 4, 3))
+            .toBytes());
+
+        final Map<String, Object> byCount = record(capture, dir.resolve("by-count"), "--session-date", "2025-01-03");
+        final Map<String, Object> given = record(capture, dir.resolve("given"), "--session-date", "2025-01-03",
+            "--session", CaptureFixtures.SESSION);
+
+        assertEquals(6, number(byCount, "messages"), "without --session: the name in the most packets, OTHERSESS1");
+        assertEquals(2, number(given, "messages"));
+        assertEquals(0, number(given, "missingMessages"));
+    }
+
+    @Test
     void shouldSayHowToAppendACaptureJoinedLateWhenItsLeadingGapWouldTakeTheJournalBackInTime()
     {
         final Path journal = dir.resolve("journal");
@@ -135,6 +153,7 @@ class RecordCommandTest
         "--reorder-window 0|--reorder-window 0 is outside 1..",
         "--gap-wait-ms -1|--gap-wait-ms -1 is outside 0..",
         "--first-sequence -1|--first-sequence -1 is negative",
+        "--session ELEVENCHARS|--session ELEVENCHARS",
         "--format csv|'csv' is not a format" })
     void shouldRefuseBadArgumentsWithExitCodeTwo(final String arguments, final String expected) throws Exception
     {

@@ -10,6 +10,7 @@ import io.mdgate.core.mold.MoldUdp64Session;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * Runs a capture's A and B line packets through one {@link FeedSession}, the same class and the same decisions as
@@ -17,7 +18,10 @@ import java.nio.ByteOrder;
  * runs at the packet's capture time ({@link FeedSession#doWork(long)}), so a gap waits for the other line exactly as
  * long, in capture time, as it would have live. There is no re-request server offline: a gap neither line fills
  * within the wait is declared lost, one {@link io.mdgate.core.feed.GapHandler#onGapDeclared} call in its place, as
- * live without a re-request server. {@link #finish()} lets the wait of every gap still open run out at the end.
+ * live without a re-request server. {@link #finish()} is the end of the capture, which a live feed never has: when
+ * no session was corroborated by then, the session accepts the candidate that came in the most packets
+ * ({@link FeedSession#onEndOfInput()}), so a short capture of one line still decodes; then the wait of every gap
+ * still open runs out.
  * <p>
  * Around the session it keeps what a decode summary reports and the session does not count itself: the gaps
  * declared (the first {@link #MAX_GAP_RANGES}), the sessions started, packets of other sessions per session id,
@@ -42,6 +46,7 @@ public final class CaptureFeed implements PacketHandler
     private final long gapWaitNanos;
     private final SessionIds started = new SessionIds();
     private final SessionIds others = new SessionIds();
+    private final SessionIds candidates = new SessionIds();
     private final long[] gapFirst = new long[MAX_GAP_RANGES];
     private final long[] gapCount = new long[MAX_GAP_RANGES];
     private long gaps;
@@ -51,6 +56,7 @@ public final class CaptureFeed implements PacketHandler
     private long unsequencedPackets;
     private long nowNanos = Long.MIN_VALUE;
     private boolean endOfSession;
+    private boolean acceptedAtEnd;
 
     /**
      * @param context the session's settings with its message and gap handlers set; its listener, if any, is told
@@ -91,7 +97,8 @@ public final class CaptureFeed implements PacketHandler
         final long malformed = session.malformed(line);
         final long duplicates = session.duplicates(line);
         final long messages = session.messages(line);
-        final long other = session.otherSessionPackets();
+        final long other = session.otherSessionPackets() + session.refusedSessionPackets();
+        final long candidate = session.candidateSessionPackets();
         final int held = session.heldPackets();
         session.onPacket(line, buffer, offset, length, captureTimestampNanos);
         if (session.malformed(line) != malformed)
@@ -99,10 +106,14 @@ public final class CaptureFeed implements PacketHandler
             unsequencedPackets += sequenceIsZero(buffer, offset, length) ? 1 : 0;
             return;
         }
-        if (session.otherSessionPackets() != other)
+        if (session.otherSessionPackets() + session.refusedSessionPackets() != other)
         {
             others.count(buffer, offset);
             return;
+        }
+        if (session.candidateSessionPackets() != candidate)
+        {
+            candidates.count(buffer, offset);
         }
         if (session.heldPackets() > held)
         {
@@ -115,8 +126,11 @@ public final class CaptureFeed implements PacketHandler
     }
 
     /**
-     * The end of the capture: time moves on by the gap wait, as it would for a live session after the last packet,
-     * so every gap still open is declared lost and what was held after it is delivered.
+     * The end of the capture. When no session was accepted, the session takes the candidate that came in the most
+     * packets and delivers what it held ({@link FeedSession#onEndOfInput()}); then time moves on by the gap wait, as
+     * it would for a live session after the last packet, so every gap still open is declared lost and what was held
+     * after it is delivered. Packets of session names never accepted are then counted as other sessions' packets.
+     * Call once.
      */
     public void finish()
     {
@@ -124,8 +138,30 @@ public final class CaptureFeed implements PacketHandler
         {
             return;
         }
+        acceptedAtEnd = session.onEndOfInput();
+        if (acceptedAtEnd)
+        {
+            heldPackets += session.heldPackets();
+        }
         advanceTo(nowNanos + gapWaitNanos);
         session.doWork(nowNanos);
+        for (int i = 0; i < candidates.size; i++)
+        {
+            if (!started.contains(candidates.ids[i]))
+            {
+                others.add(candidates.ids[i], candidates.packets[i]);
+            }
+        }
+        others.overflowPackets += candidates.overflowPackets;
+    }
+
+    /**
+     * @return true when the first session was accepted only at the end of the capture, uncorroborated (one line,
+     * fewer than {@code confirmPackets} consecutive packets).
+     */
+    public boolean sessionAcceptedAtEnd()
+    {
+        return acceptedAtEnd;
     }
 
     private void advanceTo(final long timestampNanos)
@@ -217,7 +253,10 @@ public final class CaptureFeed implements PacketHandler
         return started.text(index);
     }
 
-    /** @return ids of other sessions whose packets the session dropped, at most {@link #MAX_SESSIONS}. */
+    /**
+     * @return ids of other sessions whose packets the session dropped (a previous session's, a session other than
+     * the configured one, or, after {@link #finish()}, a name never accepted), at most {@link #MAX_SESSIONS}.
+     */
     public int otherSessions()
     {
         return others.size;
@@ -268,6 +307,41 @@ public final class CaptureFeed implements PacketHandler
             {
                 overflowPackets++;
             }
+        }
+
+        boolean contains(final byte[] id)
+        {
+            return indexOf(id) >= 0;
+        }
+
+        void add(final byte[] id, final long count)
+        {
+            final int i = indexOf(id);
+            if (i >= 0)
+            {
+                packets[i] += count;
+            }
+            else if (size < MAX_SESSIONS)
+            {
+                System.arraycopy(id, 0, ids[size], 0, SESSION_LENGTH);
+                packets[size++] = count;
+            }
+            else
+            {
+                overflowPackets += count;
+            }
+        }
+
+        private int indexOf(final byte[] id)
+        {
+            for (int i = 0; i < size; i++)
+            {
+                if (Arrays.equals(ids[i], id))
+                {
+                    return i;
+                }
+            }
+            return -1;
         }
 
         String text(final int index)

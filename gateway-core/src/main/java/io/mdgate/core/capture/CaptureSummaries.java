@@ -69,6 +69,7 @@ final class CaptureSummaries
     {
         summary.session = feed.sessionsStarted() == 0 ? null : feed.sessionStarted(0);
         summary.sessionChanges = feed.session().sessionChanges();
+        summary.sessionAcceptedAtEnd = feed.sessionAcceptedAtEnd();
         for (int i = 0; i < feed.otherSessions(); i++)
         {
             summary.otherSessions.put(feed.otherSession(i), feed.otherSessionPackets(i));

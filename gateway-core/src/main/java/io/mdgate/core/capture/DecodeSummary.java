@@ -63,6 +63,7 @@ public final class DecodeSummary
     final long[] linePackets = new long[2];
     String session;
     long sessionChanges;
+    boolean sessionAcceptedAtEnd;
     final Map<String, Long> otherSessions = new LinkedHashMap<>();
 
     long frames;
@@ -300,6 +301,15 @@ public final class DecodeSummary
     public String session()
     {
         return session;
+    }
+
+    /**
+     * @return true when the session was accepted only at the end of the capture, without corroboration (one line,
+     * fewer than {@code confirmPackets} consecutive packets): the one that came in the most packets.
+     */
+    public boolean sessionAcceptedAtEnd()
+    {
+        return sessionAcceptedAtEnd;
     }
 
     /** @return times a new session replaced the current one in a capture. */

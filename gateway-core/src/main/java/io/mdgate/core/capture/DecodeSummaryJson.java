@@ -34,6 +34,7 @@ final class DecodeSummaryJson
         gapRanges(sb.append(", "), s);
         lines(sb.append(", "), s);
         string(sb.append(", "), "session", s.session());
+        bool(sb.append(", "), "sessionAcceptedAtEnd", s.sessionAcceptedAtEnd());
         otherSessions(sb.append(", "), s);
         number(sb.append(", "), "sessionChanges", s.sessionChanges());
         number(sb.append(", "), "unsequencedPackets", s.unsequencedPackets());

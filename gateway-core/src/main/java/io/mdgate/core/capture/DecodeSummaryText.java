@@ -93,6 +93,7 @@ final class DecodeSummaryText
                 ", " + s.linePackets(line) + " packets");
         }
         line(sb, "session", (s.session() == null ? "-" : s.session().isEmpty() ? "(blank)" : printable(s.session())) +
+            (s.sessionAcceptedAtEnd() ? " (not corroborated: accepted at the end of the capture)" : "") +
             (s.sessionChanges() > 0 ? " (then " + s.sessionChanges() + " session changes)" : ""));
         for (final Map.Entry<String, Long> other : s.otherSessions().entrySet())
         {

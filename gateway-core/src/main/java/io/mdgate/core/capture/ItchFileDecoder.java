@@ -105,6 +105,11 @@ public final class ItchFileDecoder
             throw new IllegalArgumentException("line addresses apply to pcap/pcapng captures only, and " +
                 input.file() + " is a " + format.description());
         }
+        if (!format.isCapture() && context.session() != null)
+        {
+            throw new IllegalArgumentException("a MoldUDP64 session applies to pcap/pcapng captures only, and " +
+                input.file() + " is a " + format.description() + "; leave the session out");
+        }
         return format;
     }
 
@@ -218,6 +223,7 @@ public final class ItchFileDecoder
         private UdpEndpoint lineA;
         private UdpEndpoint lineB;
         private long firstSequence;
+        private String session;
         private long gapWaitNanos = DEFAULT_GAP_WAIT_NANOS;
         private int holdPackets = FeedSession.Context.DEFAULT_HOLD_PACKETS;
         private int bufferCapacity = CaptureInput.DEFAULT_CAPACITY;
@@ -282,6 +288,26 @@ public final class ItchFileDecoder
         public Context firstSequence(final long sequence)
         {
             this.firstSequence = sequence;
+            return this;
+        }
+
+        /** @return the only MoldUDP64 session to accept, or null (the default) for none. */
+        public String session()
+        {
+            return session;
+        }
+
+        /**
+         * @param name the only MoldUDP64 session of a capture to accept: its first packet starts it and packets of
+         *             any other are counted and dropped, as {@code [feed] session} in the gateway. Null or empty
+         *             (the default) for none: a session is accepted once corroborated, or at the end of the capture
+         *             if nothing corroborated one (see {@link FeedSession#onEndOfInput()}). See
+         *             {@link FeedSession.Context#session(String)}.
+         * @return this.
+         */
+        public Context session(final String name)
+        {
+            this.session = null == name || name.isEmpty() ? null : name;
             return this;
         }
 
@@ -445,6 +471,7 @@ public final class ItchFileDecoder
                 .gapHandler(null != gapHandler ? gapHandler : NO_GAP_HANDLER)
                 .packetContextHandler(packetContextHandler)
                 .firstSequence(firstSequence)
+                .session(session)
                 .gapWaitNanos(gapWaitNanos)
                 .holdPackets(holdPackets);
         }

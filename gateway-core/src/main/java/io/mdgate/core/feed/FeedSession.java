@@ -35,6 +35,8 @@ import java.nio.ByteOrder;
  *   line has moved on to the candidate or gone stale). The new session expects sequence 1; its held packets go
  *   through the usual arbitration; the gap handler and the listener are told once. Packets of the previous session
  *   are counted and dropped from then on. After the end of session, packets of it are counted and dropped.</li>
+ *   <li>An input with an end (a capture, see {@link #onEndOfInput()}): at its end, when no session was ever
+ *   accepted, the candidate that came in the most well-formed packets is accepted and its held packets delivered.</li>
  *   <li>Malformed packets (as {@link MoldUdp64PacketDecoder} finds them, plus sequence 0, which MoldUDP64 never
  *   assigns) are counted per line and dropped, never thrown.</li>
  * </ul>
@@ -586,6 +588,7 @@ public final class FeedSession implements PacketHandler
         final int slot = candidates.slotFor(buffer, offset);
         final int id = candidates.id(slot);
         candidates.evidence(slot).add(line, sequence, endOf(sequence, count), plausibleWindow, timestamp);
+        candidates.countPacket(slot, sequence);
         lineCandidate[line] = id;
         if (!candidateHold.canHold(length))
         {
@@ -635,16 +638,50 @@ public final class FeedSession implements PacketHandler
     }
 
     /**
+     * The end of the input, which a capture read offline has and a live feed never has (docs/FEED.md, "Offline:
+     * captures"); call it once, after the last packet. When no session was ever accepted and candidates are still
+     * waiting for corroboration, nothing more can corroborate them: the one that came in the most well-formed
+     * packets is accepted as it stands, from the lowest sequence it showed (or {@code firstSequence}), and its held
+     * packets are delivered through the usual arbitration, as at any acceptance. A hole among them opens a gap that
+     * waits as usual: run {@link #doWork(long)} past the gap wait to declare it. When two candidates came in
+     * equally many packets none is accepted, since nothing tells the session from a stray; a damaged packet is never
+     * a candidate at all. Once a session was accepted (or resumed) this does nothing: a candidate for a change still
+     * waiting is left as it is, its packets undelivered.
+     *
+     * @return true when a candidate was accepted.
+     */
+    public boolean onEndOfInput()
+    {
+        if (sessionNumber != 0 || candidates.isEmpty())
+        {
+            return false;
+        }
+        final int slot = candidates.mostPackets();
+        if (slot == SessionCandidates.NONE)
+        {
+            return false;
+        }
+        acceptCandidate(slot, Math.min(candidates.lowestSeen(slot), candidates.evidence(slot).lowest()));
+        return true;
+    }
+
+    /**
      * Makes the candidate the current session, then delivers its held packets through the usual arbitration and
      * opens a gap for any it showed that could not be held, so they are recovered.
      */
     private void acceptCandidate(final int slot)
     {
+        acceptCandidate(slot, candidates.evidence(slot).lowest());
+    }
+
+    /** @param lowest the first session's first sequence, unless {@code firstSequence} is configured. */
+    private void acceptCandidate(final int slot, final long lowest)
+    {
         final Corroboration evidence = candidates.evidence(slot);
         final int id = candidates.id(slot);
         final long known = evidence.highest();
         final int line = evidence.lastLine();
-        beginSession(candidates.names(), SessionCandidates.nameOffset(slot), evidence.lowest(), line,
+        beginSession(candidates.names(), SessionCandidates.nameOffset(slot), lowest, line,
             evidence.lastTimestamp());
         candidates.clear();
         lineCandidate[FeedLines.A] = 0;

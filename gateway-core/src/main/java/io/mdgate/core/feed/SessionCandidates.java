@@ -23,6 +23,8 @@ final class SessionCandidates
     private final Corroboration[] evidence = new Corroboration[SLOTS];
     private final long[] lastTouched = new long[SLOTS];
     private final int[] ids = new int[SLOTS];
+    private final long[] packets = new long[SLOTS];
+    private final long[] lowestSeen = new long[SLOTS];
     private long touches;
     private int nextId;
     private int used;
@@ -93,6 +95,8 @@ final class SessionCandidates
             names.putBytes(slot * NAME_LENGTH, buffer, offset, NAME_LENGTH);
             nextId = nextId == Integer.MAX_VALUE ? 1 : nextId + 1;
             ids[slot] = nextId;
+            packets[slot] = 0;
+            lowestSeen[slot] = Long.MAX_VALUE;
         }
         lastTouched[slot] = ++touches;
         return slot;
@@ -105,6 +109,50 @@ final class SessionCandidates
     int id(final int slot)
     {
         return ids[slot];
+    }
+
+    /**
+     * Counts one well-formed packet of the slot's name, whatever its evidence makes of it.
+     *
+     * @param sequence the packet's first sequence (the next one, for a heartbeat).
+     */
+    void countPacket(final int slot, final long sequence)
+    {
+        packets[slot]++;
+        lowestSeen[slot] = Math.min(lowestSeen[slot], sequence);
+    }
+
+    /** @return the lowest sequence any packet of the slot's name showed since the slot took it. */
+    long lowestSeen(final int slot)
+    {
+        return lowestSeen[slot];
+    }
+
+    /**
+     * @return the slot whose name came in more well-formed packets than any other's, or {@link #NONE} when there is
+     * no candidate or two have equally many (nothing then tells the real session from a stray).
+     */
+    int mostPackets()
+    {
+        int best = NONE;
+        boolean tie = false;
+        for (int i = 0; i < SLOTS; i++)
+        {
+            if (!evidence[i].isActive())
+            {
+                continue;
+            }
+            if (best == NONE || packets[i] > packets[best])
+            {
+                best = i;
+                tie = false;
+            }
+            else if (packets[i] == packets[best])
+            {
+                tie = true;
+            }
+        }
+        return tie ? NONE : best;
     }
 
     /** @return the evidence of a slot; {@link Corroboration#add} it the packet. */

@@ -35,6 +35,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ItchFileDecoderTest
 {
+    /** {@link CaptureFixtures#SESSION} with one bit flipped in its last character: still printable. */
+    private static final String FLIPPED = "000010059C";
+    private static final String OTHER = "OTHERSESS1";
+
     @TempDir
     Path dir;
 
@@ -147,9 +151,10 @@ class ItchFileDecoderTest
 
         decode(write(dir, "tap.pcap", capture), context);
 
+        // Line A's first packet is held until line B's copy corroborates the session, which releases it.
         assertEquals(List.of(
             "packet line 0 at 1000 of 96 bytes, 0 messages before",
-            "packet line 1 at 2000 of 96 bytes, 2 messages before",
+            "packet line 1 at 2000 of 96 bytes, 0 messages before",
             "packet line 1 at 4000 of 58 bytes, 2 messages before"), seen);
         assertEquals(sequences(1, 3), delivered.sequences());
     }
@@ -337,6 +342,80 @@ class ItchFileDecoderTest
     }
 
     @Test
+    void shouldTakeTheRealSessionOfAOneLineCaptureWhenADamagedFirstPacketNamesAnotherPrintableSession()
+        throws IOException
+    {
+        final byte[] capture = new CaptureFixtures.Pcap()
+            .udp(GROUP_A, moldPacketOfAdds(FLIPPED, 1, 2))
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 1, 2))
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 3, 3))
+            .toBytes();
+
+        final DecodeSummary summary = decode(write(dir, "flipped-first.pcap", capture));
+
+        assertEquals(SESSION, summary.session());
+        assertTrue(summary.sessionAcceptedAtEnd(), "one line, two consecutive packets: corroborated only by the end");
+        assertEquals(sequences(1, 5), delivered.sequences());
+        assertEquals(java.util.Map.of(FLIPPED, 1L), summary.otherSessions(), "the damaged packet, counted and dropped");
+        assertEquals(0, summary.malformed());
+        assertEquals(0, summary.gaps());
+        assertEquals(3, summary.linePackets(0));
+    }
+
+    @Test
+    void shouldAcceptNoSessionAtTheEndWhenTwoNamesCameInEquallyManyPackets() throws IOException
+    {
+        final byte[] capture = new CaptureFixtures.Pcap()
+            .udp(GROUP_A, moldPacketOfAdds(FLIPPED, 1, 2))
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 1, 2))
+            .toBytes();
+
+        final DecodeSummary summary = decode(write(dir, "undecided.pcap", capture));
+
+        assertEquals(null, summary.session());
+        assertEquals(List.of(), delivered.sequences());
+        assertEquals(java.util.Map.of(FLIPPED, 1L, SESSION, 1L), summary.otherSessions());
+    }
+
+    @Test
+    void shouldAcceptOnlyTheSessionItIsToldFromItsFirstPacket() throws IOException
+    {
+        final byte[] capture = new CaptureFixtures.Pcap()
+            .udp(GROUP_A, moldPacketOfAdds(OTHER, 1, 2))
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 7, 2))
+            .udp(GROUP_A, moldPacketOfAdds(OTHER, 3, 2))
+            .toBytes();
+
+        final DecodeSummary summary =
+            decode(write(dir, "configured.pcap", capture), new ItchFileDecoder.Context().session(SESSION));
+
+        assertEquals(SESSION, summary.session());
+        assertEquals(false, summary.sessionAcceptedAtEnd());
+        assertEquals(List.of(7L, 8L), delivered.sequences());
+        assertEquals(java.util.Map.of(OTHER, 2L), summary.otherSessions());
+    }
+
+    @Test
+    void shouldRefuseASessionForAFileThatIsNotACapture()
+    {
+        final Path file = write(dir, "day.itch", dailyFile(itch('S', 1)));
+
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> decode(file, new ItchFileDecoder.Context().session(SESSION)));
+
+        assertTrue(ex.getMessage().contains("captures only"), ex.getMessage());
+    }
+
+    @Test
+    void shouldRefuseASessionNameThatIsNotPrintable()
+    {
+        assertThrows(IllegalArgumentException.class,
+            () -> new ItchFileDecoder(new ItchFileDecoder.Context().session("bad\u0001name")));
+        assertThrows(IllegalArgumentException.class,
+            () -> new ItchFileDecoder(new ItchFileDecoder.Context().session("ELEVENCHARS")));
+    }
+
+    @Test
     void shouldCountATruncatedFirstPacketOfALineAsMalformedOnThatLineAndDecodeTheRest() throws IOException
     {
         final byte[] capture = new CaptureFixtures.Pcap()
@@ -384,6 +463,7 @@ class ItchFileDecoderTest
         final long t0 = 1_700_000_000_000_000_000L;
         final byte[] capture = new CaptureFixtures.Pcap()
             .record(t0, udpFrame(GROUP_A, PORT, moldPacketOfAdds(SESSION, 1, 2)))
+            .record(t0 + 500, udpFrame(GROUP_B, PORT, moldPacketOfAdds(SESSION, 1, 2)))
             .record(t0 + 1_000, udpFrame(GROUP_A, PORT, moldPacketOfAdds(SESSION, 5, 1)))
             .record(t0 + 1_000 + 2_500_000, udpFrame(GROUP_A, PORT, moldPacketOfAdds(SESSION, 6, 1)))
             .record(t0 + 1_000 + 3_000_000, udpFrame(GROUP_B, PORT, moldPacketOfAdds(SESSION, 3, 2)))
@@ -402,7 +482,7 @@ class ItchFileDecoderTest
         assertEquals(1, summary.gaps());
         assertEquals(3, summary.gapFirst(0));
         assertEquals(4, summary.gapLast(0));
-        assertEquals(2, summary.duplicates(), "line B's late copy of 3-4");
+        assertEquals(4, summary.duplicates(), "line B's copy of 1-2, which corroborates the session, and its late copy of 3-4");
         assertEquals(2, summary.heldPackets(), "5 after the gap, 9 after 8");
     }
 

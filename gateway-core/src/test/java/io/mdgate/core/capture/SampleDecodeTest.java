@@ -145,6 +145,25 @@ class SampleDecodeTest
         assertEquals(3, summary.linePackets(0));
     }
 
+    @Test
+    void shouldTakeTheRealSessionWhenADamagedCopyOfTheFirstPacketNamesAnotherPrintableSession(
+        @TempDir final Path dir) throws IOException
+    {
+        final byte[] capture = withDamagedFirstPacket(SampleFiles.require("SampleDecodeTest", MULTIPLE_PACKETS),
+            (payload, at) -> payload[at + 9] = 'C');
+
+        final DecodeSummary summary = decode(CaptureFixtures.write(dir, "flipped-first.pcap", capture));
+
+        assertEquals("000010059B", summary.session());
+        assertTrue(summary.sessionAcceptedAtEnd());
+        assertEquals(39, summary.messages());
+        assertEquals(14_764_496, summary.firstSequence());
+        assertEquals(Map.of("000010059C", 1L), summary.otherSessions());
+        assertEquals(0, summary.malformed());
+        assertEquals(3, summary.linePackets(0));
+        assertEquals(1, summary.gaps(), "only the sequence jump the sample holds");
+    }
+
     /** A place in a frame: the frame's bytes and the offset of its MoldUDP64 payload. */
     private interface Damage
     {
