@@ -1,5 +1,8 @@
 package io.mdgate.journal;
 
+import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.ticklog.TickLogReader;
+import org.agrona.DirectBuffer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -27,6 +30,9 @@ public final class JournalAgent implements Agent
     private final SingleChronicleQueue ticks;
     private final SingleChronicleQueue packets;
     private final MessageHandler handler = this::onMessage;
+    private final TickHandler logAppender = this::appendFromLog;
+    private TickLogReader tickSource;
+    private TickHandler appended;
     private int lastCycle = Integer.MIN_VALUE;
     private long cyclesDeleted;
 
@@ -48,6 +54,22 @@ public final class JournalAgent implements Agent
         this.packets = packets;
     }
 
+    /**
+     * Makes the agent append the ticks of a tick log as well as what its ring brings: each duty cycle it takes up to
+     * its drain limit from the reader, appends each, then moves the reader on, so the reader's position never passes
+     * what is in the journal's files. Call before the agent starts.
+     *
+     * @param reader   the journal's reader of the log.
+     * @param appended told of each tick once it is appended (e.g. to measure its latency), or null.
+     * @return this agent.
+     */
+    public JournalAgent tickSource(final TickLogReader reader, final TickHandler appended)
+    {
+        this.tickSource = reader;
+        this.appended = appended;
+        return this;
+    }
+
     @Override
     public void onStart()
     {
@@ -58,7 +80,11 @@ public final class JournalAgent implements Agent
     @Override
     public int doWork()
     {
-        final int work = ring.read(handler, drainLimit);
+        int work = ring.read(handler, drainLimit);
+        if (tickSource != null)
+        {
+            work += tickSource.poll(logAppender, drainLimit);
+        }
         if (work > 0)
         {
             journaled.setRelease(writer.lastSequence());
@@ -116,6 +142,15 @@ public final class JournalAgent implements Agent
     public long cyclesDeleted()
     {
         return cyclesDeleted;
+    }
+
+    private void appendFromLog(final DirectBuffer buffer, final int offset)
+    {
+        writer.appendTick(buffer, offset);
+        if (appended != null)
+        {
+            appended.onTick(buffer, offset);
+        }
     }
 
     private void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)

@@ -4,6 +4,7 @@ import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.core.tick.TickHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.nio.ByteOrder;
@@ -79,6 +80,25 @@ public final class JournalPublisher implements TickHandler, PacketHandler
         record.putInt(index + PacketRecordDescriptor.LENGTH_OFFSET, length, ByteOrder.LITTLE_ENDIAN);
         record.putBytes(index + PacketRecordDescriptor.HEADER_LENGTH, buffer, offset, length);
         ring.commit(index);
+    }
+
+    /**
+     * Whether a packet of this length can be journaled now without waiting: the ring has room for its record even
+     * if the record must first pad to the ring's end. Producer thread.
+     *
+     * @param length the UDP payload's length.
+     * @return true when {@link #onPacket} would not wait (always, when packets are not recorded).
+     */
+    public boolean hasRoomForPacket(final int length)
+    {
+        if (!recordPackets)
+        {
+            return true;
+        }
+        final int record = org.agrona.BitUtil.align(
+            RecordDescriptor.HEADER_LENGTH + PacketRecordDescriptor.HEADER_LENGTH + Math.max(0, length),
+            RecordDescriptor.ALIGNMENT);
+        return ring.capacity() - ring.size() >= 2 * record;
     }
 
     /** @return times a tick or packet had to wait for space in the ring. */

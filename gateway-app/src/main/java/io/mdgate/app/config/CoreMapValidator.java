@@ -61,9 +61,7 @@ public final class CoreMapValidator
         /** An agent the configuration needs is on no core. */
         AGENT_MISSING,
         /** An agent the configuration does not have. */
-        AGENT_UNKNOWN,
-        /** The session on one thread with the journal or the egress, whose rings it waits on when they are full. */
-        SESSION_SHARES_THREAD
+        AGENT_UNKNOWN
     }
 
     /**
@@ -107,7 +105,6 @@ public final class CoreMapValidator
         checkSharedCpus(config, findings);
         checkSiblings(config, topology, findings);
         checkAgents(config, findings);
-        checkSessionThread(config, findings);
         checkNuma(config, topology, findings);
         return findings;
     }
@@ -251,30 +248,33 @@ public final class CoreMapValidator
     }
 
     /**
-     * The session hands every tick to the journal and the egress through rings and waits for room when one is full
-     * (nothing may be lost there); on the same thread that wait would never end.
+     * Names the map's shape and its trade-off, for {@code mdgate map} to print: run-to-completion when the session's
+     * thread also runs every ingress, the journal and the egress (one busy core, no hand-off between threads, the
+     * lowest latency; a slow disk delays the feed), pipeline otherwise (one thread per stage; more cores, a
+     * hand-off of a fraction of a microsecond per hop, and a journal stall never reaches the session).
+     *
+     * @param config the configuration.
+     * @return one line.
      */
-    private static void checkSessionThread(final GatewayConfig config, final List<Finding> findings)
+    public static String shape(final GatewayConfig config)
     {
-        for (int i = 0; i < config.cores().size(); i++)
+        for (final Core core : config.cores())
         {
-            final List<AgentRef> agents = config.cores().get(i).agents();
-            if (agents.stream().noneMatch((a) -> AgentKind.SESSION == a.kind()))
+            if (core.agents().stream().noneMatch((a) -> AgentKind.SESSION == a.kind()))
             {
                 continue;
             }
-            final String sharing = agents.stream()
-                .filter((a) -> AgentKind.JOURNAL == a.kind() || AgentKind.EGRESS == a.kind())
-                .map(AgentRef::toString).collect(Collectors.joining(" and "));
-            if (!sharing.isEmpty())
+            final List<AgentRef> elsewhere = config.requiredAgents().stream()
+                .filter((a) -> AgentKind.HOUSEKEEPING != a.kind() && !core.agents().contains(a)).toList();
+            if (elsewhere.isEmpty())
             {
-                findings.add(new Finding(Severity.ERROR, "cores[" + i + "].agents", "session shares a thread with " +
-                    sharing + ", but the session waits for room in their rings when they fall behind (so that no " +
-                    "tick is lost), which one thread can never make; give " + sharing + " another [[cores]] entry " +
-                    "(e.g. `mdgate map --agent " + (sharing.startsWith("journal") ? "journal" : "egress") +
-                    " --core N`)", Check.SESSION_SHARES_THREAD));
+                return "shape: run-to-completion: ingress, session, journal and egress in one duty cycle on CPU " +
+                    core.cpu() + " (one busy core, no hand-off between threads; a journal stall delays the feed)";
             }
+            return "shape: pipeline: " + names(elsewhere) + " on other threads than the session on CPU " + core.cpu() +
+                " (a hand-off per hop; a stage's stall does not stop the others until the tick log fills)";
         }
+        return "shape: none (no core runs the session)";
     }
 
     private static String unknown(final GatewayConfig config, final AgentRef agent)

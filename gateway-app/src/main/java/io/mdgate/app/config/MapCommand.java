@@ -289,6 +289,7 @@ public final class MapCommand implements Callable<Integer>
                 entry.queues() + (1 == entry.queues() ? " queue" : " queues") + ", NUMA node " +
                 (node.isPresent() ? Integer.toString(node.getAsInt()) : "unknown"));
         }
+        out.println("  " + CoreMapValidator.shape(config));
         findings.forEach((f) -> out.println(f));
         final long errors = findings.stream().filter((f) -> Severity.ERROR == f.severity()).count();
         final long warnings = findings.size() - errors;

@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
  * Writes the gateway configuration ({@code mdgate run --config}, TOML, docs/CONFIGURATION.md) of one demo run:
  * both lines into one port (DPDK af_packet on the gateway's veth, or a kernel socket), the re-request server of
  * the simulator, journal and hlog files under the demo's directory, shm egress with the demo's consumers, and a
- * core map that backs off when idle, since the demo shares its host with the simulator and the consumers.
+ * run-to-completion core map: the whole gateway on one busy-spinning thread on the last CPU, the simulator and the
+ * consumers on the others (on a one-CPU host the thread backs off, since it shares the CPU with them).
  * Immutable and thread-safe.
  *
  * @param mode           how the lines are received.
@@ -106,14 +107,22 @@ public record DemoConfig(
 
     private void cores(final StringBuilder toml)
     {
-        // The session waits on the journal's and the egress's rings, so they always get a thread of their own; on a
-        // one-CPU host the two threads take turns on that CPU (both back off when idle).
+        // Run-to-completion: ingress, session, journal and egress in one duty cycle on the last CPU, which busy-spins
+        // (as a gateway does in market hours) while the simulator and the consumers share the other CPUs. On a
+        // one-CPU host the thread backs off instead, or it would starve everything else.
         final int first = cpus.isEmpty() ? 0 : cpus.get(0);
         final int last = cpus.isEmpty() ? 0 : cpus.get(cpus.size() - 1);
+        final String pipeline = "\"ingress:p0:0\", \"session\", \"journal\", \"egress\"";
+        if (first == last)
+        {
+            toml.append("[[cores]]\ncpu = ").append(last).append('\n');
+            toml.append("agents = [").append(pipeline).append(", \"housekeeping\"]\nidle = \"backoff\"\n");
+            return;
+        }
         toml.append("[[cores]]\ncpu = ").append(last).append('\n');
-        toml.append("agents = [\"ingress:p0:0\", \"session\"]\nidle = \"backoff\"\n\n");
+        toml.append("agents = [").append(pipeline).append("]\nidle = \"busy-spin\"\n\n");
         toml.append("[[cores]]\ncpu = ").append(first).append('\n');
-        toml.append("agents = [\"journal\", \"egress\", \"housekeeping\"]\nidle = \"backoff\"\n");
+        toml.append("agents = [\"housekeeping\"]\nidle = \"sleep:1ms\"\n");
     }
 
     private static void line(final StringBuilder toml, final String name, final String group)

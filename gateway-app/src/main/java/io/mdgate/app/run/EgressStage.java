@@ -4,7 +4,7 @@ import io.mdgate.app.run.counters.CounterType;
 import io.mdgate.app.run.counters.CountersFileWriter;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.egress.TickArchive;
-import io.mdgate.egress.TickRing;
+import io.mdgate.core.ticklog.TickLogReader;
 import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.egress.publisher.ConsumerVisitor;
 import io.mdgate.egress.publisher.EgressPublisher;
@@ -19,10 +19,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The egress stage: takes the ticks the session agent put in the tick ring and publishes them through the
+ * The egress stage: reads the tick log at its own position (behind the journal's when there is a journal, so no
+ * consumer is ever given a tick the journal does not hold) and publishes each tick through the
  * {@link EgressPublisher} (multicast stream, consumers' rings and tables, control, recovery), measuring
- * {@code session_to_egress} (from the tick's {@link TickStamps} stamp) and {@code ingress_to_egress} (from the
- * tick's receive time) for each. Keeps the in-memory {@link TickArchive} for recovery when there is no journal.
+ * {@code ingress_to_egress} (from the tick's receive time, on the clock every stage uses) for each. Keeps the in-memory {@link TickArchive} for recovery when there is no journal.
  * Publishes its counters every millisecond, per configured consumer {@code egress.consumer.<name>.lag} (ticks
  * published and not yet reported delivered; -1 when the consumer reports no position, as one reading the multicast
  * stream does), {@code .delivered} and {@code .connected}.
@@ -37,11 +37,9 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
     static final long LAG_UNKNOWN = -1;
 
     private final EgressPublisher publisher;
-    private final TickRing ring;
+    private final TickLogReader reader;
     private final int inputLimit;
     private final TickArchive archive;
-    private final TickStamps stamps;
-    private final StageLatency fromSession;
     private final StageLatency fromIngress;
     private final EpochNanoClock clock;
     private final Runnable onStart;
@@ -65,7 +63,10 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
     private final AtomicCounter authenticationFailures;
     private final AtomicCounter rejected;
     private final AtomicCounter timedOut;
-    private long nowEpochNanos;
+    private final AtomicCounter helloTimeouts;
+    private final AtomicCounter connectionsOverLimit;
+    private final AtomicCounter connectionsMalformed;
+    private final AtomicCounter refusalsNotLogged;
     private long lastPublishNanos;
 
     /**
@@ -74,17 +75,15 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
      * @param onStart       run first on the agent's thread (opens the journal's replay for recovery there).
      * @param onClose       run last on the agent's thread (closes that replay).
      */
-    EgressStage(final EgressPublisher publisher, final TickRing ring, final int inputLimit, final TickArchive archive,
-        final TickStamps stamps, final StageLatency fromSession, final StageLatency fromIngress,
+    EgressStage(final EgressPublisher publisher, final TickLogReader reader, final int inputLimit,
+        final TickArchive archive, final StageLatency fromIngress,
         final EpochNanoClock clock, final List<String> consumerNames, final Runnable onStart, final Runnable onClose,
         final CountersFileWriter counters)
     {
         this.publisher = publisher;
-        this.ring = ring;
+        this.reader = reader;
         this.inputLimit = inputLimit;
         this.archive = archive;
-        this.stamps = stamps;
-        this.fromSession = fromSession;
         this.fromIngress = fromIngress;
         this.clock = clock;
         this.onStart = onStart;
@@ -116,6 +115,10 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
         authenticationFailures = counters.newCounter("egress.authentication_failures", CounterType.TOTAL);
         rejected = counters.newCounter("egress.rejected", CounterType.TOTAL);
         timedOut = counters.newCounter("egress.timed_out", CounterType.TOTAL);
+        helloTimeouts = counters.newCounter("egress.hello_timeouts", CounterType.TOTAL);
+        connectionsOverLimit = counters.newCounter("egress.connections_over_limit", CounterType.TOTAL);
+        connectionsMalformed = counters.newCounter("egress.connections_malformed", CounterType.TOTAL);
+        refusalsNotLogged = counters.newCounter("egress.refusals_not_logged", CounterType.TOTAL);
     }
 
     @Override
@@ -128,8 +131,7 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
     @Override
     public int doWork()
     {
-        nowEpochNanos = clock.nanoTime();
-        int work = ring.poll(this, inputLimit);
+        int work = reader.poll(this, inputLimit);
         work += publisher.doWork();
         final long now = System.nanoTime();
         if (now - lastPublishNanos >= PUBLISH_INTERVAL_NANOS)
@@ -143,19 +145,13 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
     @Override
     public void onTick(final DirectBuffer buffer, final int offset)
     {
-        final long sequence = buffer.getLong(offset + TickLayout.GATEWAY_SEQUENCE_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        final long stamp = stamps.stampOf(sequence);
-        if (stamp != TickStamps.UNKNOWN)
-        {
-            fromSession.record(nowEpochNanos - stamp);
-        }
-        fromIngress.record(nowEpochNanos -
-            buffer.getLong(offset + TickLayout.RECEIVE_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN));
         if (archive != null)
         {
             archive.onTick(buffer, offset);
         }
         publisher.onTick(buffer, offset);
+        fromIngress.record(clock.nanoTime() -
+            buffer.getLong(offset + TickLayout.RECEIVE_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN));
     }
 
     @Override
@@ -201,13 +197,16 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
         authenticationFailures.setRelease(c.authenticationFailures());
         rejected.setRelease(c.rejected());
         timedOut.setRelease(c.sessionsTimedOut());
+        helloTimeouts.setRelease(c.helloTimeouts());
+        connectionsOverLimit.setRelease(c.connectionsOverLimit());
+        connectionsMalformed.setRelease(c.connectionsMalformed());
+        refusalsNotLogged.setRelease(c.refusalsNotLogged());
     }
 
     @Override
     public void onClose()
     {
-        nowEpochNanos = clock.nanoTime();
-        while (ring.poll(this, inputLimit) > 0)
+        while (reader.poll(this, inputLimit) > 0)
         {
             publisher.doWork();
         }

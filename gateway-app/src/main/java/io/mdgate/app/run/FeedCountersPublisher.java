@@ -16,7 +16,7 @@ final class FeedCountersPublisher
 {
     private static final String[] LINE_NAMES = { "A", "B", "recovery" };
     private static final int LINES = 3;
-    private static final int PER_LINE = 11;
+    private static final int PER_LINE = 12;
 
     private final FeedSession session;
     private final AtomicCounter[] perLine = new AtomicCounter[LINES * PER_LINE];
@@ -40,13 +40,18 @@ final class FeedCountersPublisher
     private final AtomicCounter otherSessionPackets;
     private final AtomicCounter nextSequence;
     private final AtomicCounter endOfSession;
+    private final AtomicCounter lostRequestBudget;
+    private final AtomicCounter refusedSessionPackets;
+    private final AtomicCounter candidateSessionPackets;
+    private final AtomicCounter sequenceJumps;
+    private final AtomicCounter sessionNumber;
 
     FeedCountersPublisher(final FeedSession session, final CountersFileWriter counters)
     {
         this.session = session;
         final String[] names = { "packets", "messages", "duplicates", "heartbeats", "gaps_opened",
             "gaps_filled_by_other_line", "gaps_filled_by_same_line", "gaps_filled_by_rerequest", "gaps_lost",
-            "malformed", "stale_periods" };
+            "malformed", "stale_periods", "implausible" };
         for (int line = 0; line < LINES; line++)
         {
             for (int i = 0; i < PER_LINE; i++)
@@ -75,6 +80,11 @@ final class FeedCountersPublisher
         otherSessionPackets = counters.newCounter("feed.other_session_packets", CounterType.TOTAL);
         nextSequence = counters.newCounter("feed.next_sequence", CounterType.POSITION);
         endOfSession = counters.newCounter("feed.end_of_session", CounterType.STATE);
+        lostRequestBudget = counters.newCounter("feed.gaps.lost_request_budget", CounterType.TOTAL);
+        refusedSessionPackets = counters.newCounter("feed.refused_session_packets", CounterType.TOTAL);
+        candidateSessionPackets = counters.newCounter("feed.candidate_session_packets", CounterType.TOTAL);
+        sequenceJumps = counters.newCounter("feed.sequence_jumps", CounterType.TOTAL);
+        sessionNumber = counters.newCounter("feed.session_number", CounterType.STATE);
     }
 
     /** Copies every counter; session thread only. */
@@ -99,6 +109,7 @@ final class FeedCountersPublisher
             perLine[base + 8].setRelease(session.gapsDeclaredLost(line));
             perLine[base + 9].setRelease(session.malformed(line));
             perLine[base + 10].setRelease(line == FeedLines.RECOVERY ? 0 : session.stalePeriods(line));
+            perLine[base + 11].setRelease(session.implausible(line));
             opened += session.gapsOpened(line);
             byOther += session.gapsFilledByOtherLine(line);
             bySame += session.gapsFilledBySameLine(line);
@@ -125,5 +136,10 @@ final class FeedCountersPublisher
         otherSessionPackets.setRelease(session.otherSessionPackets());
         nextSequence.setRelease(session.nextSequence());
         endOfSession.setRelease(session.isEndOfSession() ? 1 : 0);
+        lostRequestBudget.setRelease(session.gapsLost(FeedSession.LOST_REQUEST_BUDGET));
+        refusedSessionPackets.setRelease(session.refusedSessionPackets());
+        candidateSessionPackets.setRelease(session.candidateSessionPackets());
+        sequenceJumps.setRelease(session.sequenceJumps());
+        sessionNumber.setRelease(session.sessionNumber());
     }
 }

@@ -8,15 +8,19 @@ import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.OrderBooks;
 import io.mdgate.core.feed.FeedSession;
 import io.mdgate.core.feed.UdpRetransmitRequester;
-import io.mdgate.core.mold.MoldUdp64Session;
+import io.mdgate.core.tick.BookRestore;
 import io.mdgate.core.tick.ExchangeClock;
+import io.mdgate.core.tick.Normalizer;
+import io.mdgate.core.ticklog.TickLog;
+import io.mdgate.core.ticklog.TickLogReader;
+import io.mdgate.egress.MonotonicEpochClock;
 import io.mdgate.egress.TickArchive;
-import io.mdgate.egress.TickRing;
 import io.mdgate.egress.publisher.EgressPublisher;
 import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.transport.EgressTransport;
 import io.mdgate.journal.JournalContext;
 import io.mdgate.journal.TickJournal;
+import io.mdgate.journal.ResumePoint;
 import io.mdgate.journal.TickReplay;
 import org.agrona.BufferUtil;
 import org.agrona.CloseHelper;
@@ -24,7 +28,6 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.EpochNanoClock;
-import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
@@ -33,6 +36,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -41,6 +45,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -61,6 +66,15 @@ public final class Gateway implements AutoCloseable
 {
     /** Longest wait for the cores to start, or for the pipeline to drain at close. */
     static final long START_TIMEOUT_MILLIS = 30_000;
+    /**
+     * The feed session's hold: 4 MiB of packets after a gap (about a quarter of a second of a busy feed).
+     */
+    static final int HOLD_BYTES = 4 << 20;
+    /**
+     * Slots of the tick log (64 MiB): room for every tick a full hold can release (a message of 14 framed bytes or
+     * more, at most three ticks each) plus a burst, with room left for the readers to lag.
+     */
+    static final int TICK_LOG_CAPACITY = 1 << 20;
     private static final long DRAIN_TIMEOUT_MILLIS = 5_000;
 
     private final GatewayConfig config;
@@ -71,6 +85,7 @@ public final class Gateway implements AutoCloseable
     private final CountDownLatch started;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final ManyToOneRingBuffer packetRing;
+    private final TickLog tickLog;
     private final TickJournal journal;
     private final EgressPublisher publisher;
     private boolean running;
@@ -90,15 +105,13 @@ public final class Gateway implements AutoCloseable
         {
             final AtomicCounter errorCount = counters.newCounter("gateway.errors", CounterType.TOTAL);
             final GatewayErrorHandler errorHandler = new GatewayErrorHandler(counters.errorLog(), errorCount, err);
-            final EpochNanoClock clock = new OffsetEpochNanoClock();
+            // One clock for every stage and for the consumers: the same tight offset from CLOCK_MONOTONIC to the wall
+            // clock that the consumer SDK measures, and the wall clock the DPDK ingress calibrates its TSC against.
+            final EpochNanoClock clock = new MonotonicEpochClock();
             final long startMillis = System.currentTimeMillis();
             final Path hlogDir = hlogDirectory(settings.hlogDir());
             final int ringBytes = settings.ringBytes();
 
-            packetRing = new ManyToOneRingBuffer(new UnsafeBuffer(
-                BufferUtil.allocateDirectAligned(ringBytes + RingBufferDescriptor.TRAILER_LENGTH, 64)));
-            final TickRing egressRing = new TickRing(Math.max(1024, ringBytes / 128));
-            final TickStamps stamps = new TickStamps(1 << 16);
             final MarketState marketState = new MarketState();
             final GatewayConfig.MarketHours hoursConfig = config.marketHours();
             final MarketHours marketHours = new MarketHours(hoursConfig.zone(), hoursConfig.open(),
@@ -108,22 +121,40 @@ public final class Gateway implements AutoCloseable
                 .directory(config.journal().dir())
                 .ringCapacity(Math.max(JournalContext.MIN_RING_CAPACITY, ringBytes)))) : null;
             final long firstSequence = journal != null ? journal.nextGatewaySequence() : 1;
+            tickLog = journal != null ? new TickLog(TICK_LOG_CAPACITY, "journal", "egress") :
+                new TickLog(TICK_LOG_CAPACITY, "egress");
+            final TickLogReader egressReader = tickLog.reader(tickLog.readerCount() - 1);
+            if (journal != null)
+            {
+                egressReader.follow(tickLog.reader(0));
+            }
 
             final Map<String, Agent> agents = new LinkedHashMap<>();
             final List<StageLatency> latencies = new ArrayList<>();
             addIngressAgents(agents, errorHandler, clock);
+            packetRing = ingressAgents.stream().anyMatch(a -> !onSessionCore(a.roleName())) ?
+                new ManyToOneRingBuffer(new UnsafeBuffer(
+                BufferUtil.allocateDirectAligned(ringBytes + RingBufferDescriptor.TRAILER_LENGTH, 64))) : null;
 
             final StageLatency ingressToSession = latency("ingress_to_session", hlogDir, startMillis, latencies);
-            final SessionAgent session = new SessionAgent(packetRing, 1024, sessionContext(config.feed()),
+            final Optional<ResumePoint> resume = journal != null ? journal.resumePoint() : Optional.empty();
+            final FeedSession.Context sessionContext = sessionContext(config.feed(), clock, err);
+            resume.ifPresent(p -> sessionContext.resume(p.sessionName(), p.sessionNumber(), p.nextExchangeSequence()));
+            final SessionAgent session = new SessionAgent(packetRing, 1024, sessionContext,
                 new OrderBooks(new BookContext().conclude()),
-                new ExchangeClock(LocalDate.now(hoursConfig.zone())), firstSequence, acceptedSession(config.feed()),
-                journal != null ? journal.publisher() : null, journal != null ? journal.publisher() : null,
-                egressRing, stamps, marketState, clock, ingressToSession, counters);
+                new ExchangeClock(LocalDate.now(hoursConfig.zone())), firstSequence, tickLog,
+                journal != null ? journal.publisher() : null, marketState, clock, ingressToSession, counters);
             agents.put("session", session);
+            resume.ifPresent(p -> restore(session.normalizer(), p, err));
+            for (final IngressAgent ingress : ingressAgents)
+            {
+                ingress.input(onSessionCore(ingress.roleName()) ? session :
+                    new PacketRingWriter(packetRing, ingress.counterPrefix(), counters));
+            }
             if (journal != null)
             {
-                agents.put("journal", new JournalStage(journal, stamps,
-                    latency("session_to_journal", hlogDir, startMillis, latencies), clock, counters));
+                agents.put("journal", new JournalStage(journal, tickLog.reader(0),
+                    latency("ingress_to_journal", hlogDir, startMillis, latencies), clock, counters));
             }
 
             final EgressTransport transport = track(EgressTransports.open(config.egress()));
@@ -139,9 +170,8 @@ public final class Gateway implements AutoCloseable
             publisher = new EgressPublisher(publisherContext);
             final List<String> consumerNames = config.egress().consumers().stream()
                 .map(GatewayConfig.Consumer::name).toList();
-            agents.put("egress", new EgressStage(publisher, egressRing, PublisherContext.DEFAULT_INPUT_LIMIT, archive,
-                stamps, latency("session_to_egress", hlogDir, startMillis, latencies),
-                latency("ingress_to_egress", hlogDir, startMillis, latencies), clock, consumerNames,
+            agents.put("egress", new EgressStage(publisher, egressReader, PublisherContext.DEFAULT_INPUT_LIMIT,
+                archive, latency("ingress_to_egress", hlogDir, startMillis, latencies), clock, consumerNames,
                 () ->
                 {
                     if (journal != null)
@@ -276,7 +306,7 @@ public final class Gateway implements AutoCloseable
         {
             ingressAgents.forEach(IngressAgent::stopReceiving);
             awaitTrue(() -> ingressAgents.stream().allMatch(IngressAgent::isStopped) || hasFailed());
-            awaitTrue(() -> packetRing.size() == 0 || hasFailed());
+            awaitTrue(() -> packetRing == null || packetRing.size() == 0 || hasFailed());
         }
         for (final Runner runner : runners)
         {
@@ -330,10 +360,24 @@ public final class Gateway implements AutoCloseable
             final GatewayConfig.Port port = config.port(ref.port()).orElseThrow();
             final int cpu = cpuOf(ref);
             final IngressAgent agent = new IngressAgent(ref.toString(),
-                Ingresses.create(config, port, ref.queue(), cpu, clock), packetRing, errorHandler, counters);
+                Ingresses.create(config, port, ref.queue(), cpu, clock), errorHandler, counters);
             ingressAgents.add(agent);
             agents.put(ref.toString(), agent);
         }
+    }
+
+    /** @return whether the named agent runs on the session's thread, and so hands its packets to it directly. */
+    private boolean onSessionCore(final String agentName)
+    {
+        for (final GatewayConfig.Core core : config.cores())
+        {
+            final List<String> names = core.agents().stream().map(GatewayConfig.AgentRef::toString).toList();
+            if (names.contains(agentName))
+            {
+                return core.agents().stream().anyMatch(a -> a.kind() == GatewayConfig.AgentKind.SESSION);
+            }
+        }
+        return false;
     }
 
     private int cpuOf(final GatewayConfig.AgentRef ref)
@@ -354,7 +398,9 @@ public final class Gateway implements AutoCloseable
     {
         final List<Agent> onCore = new ArrayList<>();
         int rank = Integer.MAX_VALUE;
-        for (final GatewayConfig.AgentRef ref : core.agents())
+        final List<GatewayConfig.AgentRef> inOrder = new ArrayList<>(core.agents());
+        inOrder.sort(Comparator.comparingInt(r -> r.kind().ordinal()));
+        for (final GatewayConfig.AgentRef ref : inOrder)
         {
             final Agent agent = agents.remove(ref.toString());
             if (agent == null)
@@ -414,21 +460,40 @@ public final class Gateway implements AutoCloseable
         return dir;
     }
 
-    private FeedSession.Context sessionContext(final GatewayConfig.Feed feed)
+    /**
+     * Rebuilds the books of the session the journal ends in, so the ticks after a restart are those an uninterrupted
+     * gateway would have made, and says so on stderr.
+     */
+    private void restore(final Normalizer normalizer, final ResumePoint point, final PrintStream err)
+    {
+        final long start = System.nanoTime();
+        final BookRestore restore = new BookRestore(normalizer);
+        journal.replaySession(point, restore);
+        normalizer.resume(point.sessionNumber(), point.lastExchangeTimestamp());
+        final long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        err.println("mdgate run: resuming session " + FeedEventLog.name(new UnsafeBuffer(point.sessionName()), 0) +
+            " (number " + point.sessionNumber() + ") at exchange sequence " + point.nextExchangeSequence() +
+            " and gateway sequence " + point.nextGatewaySequence() + "; books rebuilt from " + restore.ticks() +
+            " journaled ticks in " + millis + " ms" + (restore.topOfBookMismatches() == 0 ? "" :
+            ", " + restore.topOfBookMismatches() + " top-of-book ticks disagreed with the rebuilt book"));
+    }
+
+    private FeedSession.Context sessionContext(final GatewayConfig.Feed feed, final EpochNanoClock clock,
+        final PrintStream err)
     {
         // From sequence 1: a gateway started before the session misses nothing even when both lines lose its first
         // packet; one started late re-requests what it missed, or declares it lost as one GAP tick.
         final FeedSession.Context context = new FeedSession.Context()
             .firstSequence(1)
+            .session(feed.session())
+            .listener(new FeedEventLog(err))
+            .holdBytes(HOLD_BYTES)
             .gapWaitNanos(TimeUnit.MILLISECONDS.toNanos(feed.gapWaitMs()))
             .staleLineNanos(TimeUnit.MILLISECONDS.toNanos(feed.staleAfterMs()))
             .retryIntervalNanos(TimeUnit.MILLISECONDS.toNanos(feed.retryIntervalMs()));
-        feed.retransmit().ifPresent(address -> context.requester(track(new UdpRetransmitRequester(address))));
+        feed.retransmit().ifPresent(address -> context.requester(track(new UdpRetransmitRequester(address,
+            new InetSocketAddress(0), UdpRetransmitRequester.DEFAULT_RECEIVE_BUFFER_BYTES, clock))));
         return context;
     }
 
-    private static byte[] acceptedSession(final GatewayConfig.Feed feed)
-    {
-        return feed.session().isEmpty() ? null : MoldUdp64Session.of(feed.session());
-    }
 }

@@ -8,20 +8,18 @@ import io.mdgate.ingress.IngressStats;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
-import java.nio.ByteOrder;
 
 /**
- * One port queue's receive duty cycle: polls a burst from the {@link Ingress} and copies each packet, with its
- * line and receive time, into the packet ring to the session agent ({@link PacketRingDescriptor}). It never
- * blocks: a packet that finds the ring full is dropped and counted ({@code ingress.<port>.<queue>.dropped}); the
- * session then sees a gap that the other line or a re-request fills. A packet longer than an eighth of the ring
- * (Agrona's limit for one record) is dropped and counted as {@code oversized}. What the ingress itself dropped, per
- * reason (bad checksums, lengths, fragments, other destinations, ...), is copied about once a second, and at close,
- * into {@code ingress.<port>.<queue>.frames_dropped.<reason>} ({@link IngressStats#REASONS}, in snake case).
+ * One port queue's receive duty cycle: polls a burst from the {@link Ingress} and hands each packet, with its line
+ * and receive time, to its {@link SessionInput}: the session itself when they share a thread (run-to-completion), or
+ * a {@link PacketRingWriter} to a session on another thread (pipeline), which drops and counts what finds the ring
+ * full. Before each burst it asks the input whether it can take one; while it cannot, the agent leaves the packets
+ * in the port's queue and counts the cycle in {@code ingress.<port>.<queue>.paused}: the session has no room for
+ * more ticks, and whatever the port then drops the session recovers like line loss. What the ingress itself dropped,
+ * per reason (bad checksums, lengths, fragments, other destinations, ...), is copied about once a second, and at
+ * close, into {@code ingress.<port>.<queue>.frames_dropped.<reason>} ({@link IngressStats#REASONS}, in snake case).
  * <p>
  * A fatal error of the port (a negative poll) is recorded once in the error log and the agent stops polling.
  * {@link #stopReceiving()} (any thread) makes the agent close its port on its own thread, so the groups are left
@@ -32,24 +30,26 @@ import java.nio.ByteOrder;
  */
 final class IngressAgent implements Agent, PacketHandler
 {
+    /**
+     * The payload bytes one burst is assumed to carry at most: 32 packets of a 2 KiB receive buffer (a DPDK mbuf's
+     * data room). A larger packet (a kernel socket's datagram may be) is checked on its own by the session.
+     */
+    static final int MAX_BURST_BYTES = 32 * 2048;
     private static final int DROP_REFRESH_CYCLES_MASK = 1023;
     private static final long DROP_REFRESH_NANOS = 1_000_000_000L;
 
     private final String name;
     private final Ingress ingress;
-    private final RingBuffer ring;
     private final ErrorHandler errorHandler;
     private final AtomicCounter packets;
     private final AtomicCounter bytes;
-    private final AtomicCounter dropped;
-    private final AtomicCounter oversized;
-    private final int maxPayload;
+    private final AtomicCounter paused;
     private final AtomicCounter failure;
-    private final AtomicBuffer ringBuffer;
     private final AtomicCounter[] droppedByReason;
     private final long[] droppedCounts = new long[IngressStats.REASONS.size()];
     private long nextDropRefreshNanos;
     private int cycles;
+    private SessionInput input;
     private volatile boolean stopRequested;
     private boolean receiving;
     private boolean started;
@@ -57,23 +57,18 @@ final class IngressAgent implements Agent, PacketHandler
     /**
      * @param name     the agent's name in the core map, {@code ingress:<port>:<queue>}.
      * @param ingress  not yet started: {@link #onStart()} starts it on the agent's thread.
-     * @param ring     to the session agent.
      * @param counters where its counters go, labelled {@code ingress.<port>.<queue>.*}.
      */
-    IngressAgent(final String name, final Ingress ingress, final RingBuffer ring, final ErrorHandler errorHandler,
+    IngressAgent(final String name, final Ingress ingress, final ErrorHandler errorHandler,
         final CountersFileWriter counters)
     {
         this.name = name;
         this.ingress = ingress;
-        this.ring = ring;
         this.errorHandler = errorHandler;
-        this.ringBuffer = ring.buffer();
-        final String prefix = name.replace(':', '.') + ".";
+        final String prefix = counterPrefix();
         packets = counters.newCounter(prefix + "packets", CounterType.TOTAL);
         bytes = counters.newCounter(prefix + "bytes", CounterType.TOTAL);
-        dropped = counters.newCounter(prefix + "dropped", CounterType.TOTAL);
-        oversized = counters.newCounter(prefix + "oversized", CounterType.TOTAL);
-        maxPayload = ring.maxMsgLength() - PacketRingDescriptor.PAYLOAD_OFFSET;
+        paused = counters.newCounter(prefix + "paused", CounterType.TOTAL);
         failure = counters.newCounter(prefix + "failure", CounterType.STATE);
         droppedByReason = new AtomicCounter[IngressStats.REASONS.size()];
         for (int i = 0; i < droppedByReason.length; i++)
@@ -111,6 +106,22 @@ final class IngressAgent implements Agent, PacketHandler
         }
     }
 
+    /** @return the prefix of this agent's counters, e.g. {@code ingress.a.0.}. */
+    String counterPrefix()
+    {
+        return name.replace(':', '.') + ".";
+    }
+
+    /**
+     * @param input where the packets go; set once, before the agent starts.
+     * @return this agent.
+     */
+    IngressAgent input(final SessionInput input)
+    {
+        this.input = input;
+        return this;
+    }
+
     @Override
     public void onStart()
     {
@@ -134,6 +145,11 @@ final class IngressAgent implements Agent, PacketHandler
             return 1;
         }
         refreshDroppedEverySecond();
+        if (!input.readyForBurst(MAX_BURST_BYTES))
+        {
+            paused.incrementRelease();
+            return 0;
+        }
         final int received = ingress.poll(this);
         if (received < 0)
         {
@@ -150,23 +166,9 @@ final class IngressAgent implements Agent, PacketHandler
     public void onPacket(
         final int line, final DirectBuffer buffer, final int offset, final int length, final long receiveTimestampNanos)
     {
-        if (length > maxPayload)
-        {
-            oversized.incrementRelease();
-            return;
-        }
-        final int index = ring.tryClaim(PacketRingDescriptor.typeId(line), PacketRingDescriptor.PAYLOAD_OFFSET + length);
-        if (index < 0)
-        {
-            dropped.incrementRelease();
-            return;
-        }
-        ringBuffer.putLong(index + PacketRingDescriptor.RECEIVE_TIMESTAMP_OFFSET, receiveTimestampNanos,
-            ByteOrder.LITTLE_ENDIAN);
-        ringBuffer.putBytes(index + PacketRingDescriptor.PAYLOAD_OFFSET, buffer, offset, length);
-        ring.commit(index);
         packets.incrementRelease();
         bytes.getAndAddRelease(length);
+        input.onPacket(line, buffer, offset, length, receiveTimestampNanos);
     }
 
     /** Asks the agent to close its port at its next duty cycle. Any thread. */

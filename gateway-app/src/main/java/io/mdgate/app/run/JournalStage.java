@@ -2,29 +2,33 @@ package io.mdgate.app.run;
 
 import io.mdgate.app.run.counters.CounterType;
 import io.mdgate.app.run.counters.CountersFileWriter;
+import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.ticklog.TickLogReader;
+import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.journal.JournalAgent;
 import io.mdgate.journal.TickJournal;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.status.AtomicCounter;
 
+import java.nio.ByteOrder;
+
 /**
- * The journal stage: runs the {@link TickJournal}'s {@link JournalAgent} and, after each duty cycle that appended,
- * measures {@code session_to_journal} for every tick that became journaled (from its {@link TickStamps} stamp to
- * now), and publishes the journal's counters every millisecond ({@code journal.position} is the last gateway
- * sequence journaled: a tick at or below it survives a crash of the process).
+ * The journal stage: runs the {@link TickJournal}'s {@link JournalAgent}, which appends the ticks of its
+ * {@link TickLogReader} (and the raw packets of its ring), measures {@code ingress_to_journal} for every tick
+ * appended (from the tick's receive time, on the clock every stage uses) and publishes the journal's counters every
+ * millisecond ({@code journal.position} is the last gateway sequence journaled: a tick at or below it survives a
+ * crash of the process).
  * <p>
  * Threading: the agent's thread, as {@link JournalAgent} requires.
  */
-final class JournalStage implements Agent
+final class JournalStage implements Agent, TickHandler
 {
     private static final long PUBLISH_INTERVAL_NANOS = 1_000_000L;
-    /** Most ticks measured after one duty cycle: the agent appends at most its drain limit anyway. */
-    private static final int MAX_MEASURED = 65_536;
 
     private final TickJournal journal;
     private final JournalAgent agent;
-    private final TickStamps stamps;
     private final StageLatency latency;
     private final EpochNanoClock clock;
     private final AtomicCounter position;
@@ -35,15 +39,13 @@ final class JournalStage implements Agent
     private final AtomicCounter backPressured;
     private final AtomicCounter oversizedPackets;
     private final AtomicCounter cyclesDeleted;
-    private long measuredUpTo;
     private long lastPublishNanos;
 
-    JournalStage(final TickJournal journal, final TickStamps stamps, final StageLatency latency,
+    JournalStage(final TickJournal journal, final TickLogReader reader, final StageLatency latency,
         final EpochNanoClock clock, final CountersFileWriter counters)
     {
         this.journal = journal;
-        this.agent = journal.agent();
-        this.stamps = stamps;
+        this.agent = journal.agent().tickSource(reader, this);
         this.latency = latency;
         this.clock = clock;
         position = counters.newCounter("journal.position", CounterType.POSITION);
@@ -54,8 +56,7 @@ final class JournalStage implements Agent
         backPressured = counters.newCounter("journal.back_pressured", CounterType.TOTAL);
         oversizedPackets = counters.newCounter("journal.oversized_packets", CounterType.TOTAL);
         cyclesDeleted = counters.newCounter("journal.cycles_deleted", CounterType.TOTAL);
-        measuredUpTo = journal.journaledSequence();
-        position.setRelease(measuredUpTo);
+        position.setRelease(journal.journaledSequence());
     }
 
     @Override
@@ -69,10 +70,6 @@ final class JournalStage implements Agent
     public int doWork()
     {
         final int work = agent.doWork();
-        if (work > 0)
-        {
-            measure();
-        }
         final long now = System.nanoTime();
         if (now - lastPublishNanos >= PUBLISH_INTERVAL_NANOS)
         {
@@ -82,24 +79,12 @@ final class JournalStage implements Agent
         return work;
     }
 
-    private void measure()
+    /** A tick just appended. */
+    @Override
+    public void onTick(final DirectBuffer buffer, final int offset)
     {
-        final long journaled = journal.journaledSequence();
-        if (journaled <= measuredUpTo)
-        {
-            return;
-        }
-        final long now = clock.nanoTime();
-        for (long sequence = Math.max(measuredUpTo + 1, journaled - MAX_MEASURED + 1); sequence <= journaled;
-            sequence++)
-        {
-            final long stamp = stamps.stampOf(sequence);
-            if (stamp != TickStamps.UNKNOWN)
-            {
-                latency.record(now - stamp);
-            }
-        }
-        measuredUpTo = journaled;
+        latency.record(clock.nanoTime() - buffer.getLong(offset + TickLayout.RECEIVE_TIMESTAMP_OFFSET,
+            ByteOrder.LITTLE_ENDIAN));
     }
 
     private void publishCounters()
@@ -114,7 +99,7 @@ final class JournalStage implements Agent
         cyclesDeleted.setRelease(agent.cyclesDeleted());
     }
 
-    /** Drains what is left in the journal's ring and closes its appenders; the journal itself stays open. */
+    /** Appends what is left in the log and the packet ring and closes the appenders; the journal stays open. */
     @Override
     public void onClose()
     {

@@ -17,7 +17,9 @@ import java.util.concurrent.TimeUnit;
  * {@link SingleWriterRecorder}); every second the housekeeping agent takes the interval's histogram, publishes its
  * p50, p99, p99.9 and max as counters ({@code latency.<stage>.p50_ns}, {@code .p99_ns}, {@code .p999_ns},
  * {@code .max_ns}, {@code .samples}) and appends it to the stage's {@code .hlog} file when one is configured.
- * Samples are clamped to 0..{@link #HIGHEST_NANOS}.
+ * A negative sample (the stage saw a receive time later than its own clock: clocks that disagree) is not recorded
+ * but counted in {@code latency.<stage>.negative}, so a figure is never made to look better than it is; samples above
+ * {@link #HIGHEST_NANOS} are recorded as that.
  * <p>
  * Threading: {@link #record(long)} on the one thread of the stage; {@link #publish(long)} and {@link #close()} on
  * the housekeeping thread.
@@ -34,6 +36,7 @@ final class StageLatency implements AutoCloseable
     private final AtomicCounter p999;
     private final AtomicCounter max;
     private final AtomicCounter samples;
+    private final AtomicCounter negative;
     private final PrintStream logStream;
     private final HistogramLogWriter log;
     private Histogram interval;
@@ -53,6 +56,7 @@ final class StageLatency implements AutoCloseable
         p999 = counters.newCounter(prefix + "p999_ns", CounterType.LATENCY_NS);
         max = counters.newCounter(prefix + "max_ns", CounterType.LATENCY_NS);
         samples = counters.newCounter(prefix + "samples", CounterType.TOTAL);
+        negative = counters.newCounter(prefix + "negative", CounterType.TOTAL);
         if (hlogFile == null)
         {
             logStream = null;
@@ -79,7 +83,12 @@ final class StageLatency implements AutoCloseable
     /** @param nanos one sample; stage thread only. */
     void record(final long nanos)
     {
-        recorder.recordValue(Math.max(0, Math.min(HIGHEST_NANOS, nanos)));
+        if (nanos < 0)
+        {
+            negative.incrementRelease();
+            return;
+        }
+        recorder.recordValue(Math.min(HIGHEST_NANOS, nanos));
     }
 
     /** Takes the interval since the last call, publishes its percentiles and logs it. Housekeeping thread. */

@@ -41,13 +41,15 @@ class DemoConfigTest
             .toList());
         assertEquals("t\"2", config.egress().consumers().get(1).token());
         assertEquals(2, config.cores().size());
-        assertEquals(1, config.cores().get(0).cpu(), "ingress and session on the last CPU");
+        assertEquals(1, config.cores().get(0).cpu(), "the gateway on the last CPU");
+        assertEquals(4, config.cores().get(0).agents().size(), "ingress, session, journal, egress: run-to-completion");
+        assertEquals(GatewayConfig.IdleKind.BUSY_SPIN, config.cores().get(0).idle().kind());
         assertEquals(config.requiredAgents().size(),
             config.cores().stream().mapToInt(c -> c.agents().size()).sum(), "every agent placed once");
     }
 
     @Test
-    void shouldUseOneSocketPortAndTwoThreadsOnTheOnlyCpuOfASingleCpuHost()
+    void shouldUseOneSocketPortAndOneBackingOffThreadOnTheOnlyCpuOfASingleCpuHost()
     {
         final DemoConfig demo = new DemoConfig(IngressMode.LOOPBACK_SOCKET, "lo", "233.54.12.111:26477",
             "233.49.196.111:26477", "127.0.0.1:26478", Path.of("/tmp/demo-y"), "mdgate-demo-9", CONSUMERS, List.of(3));
@@ -57,8 +59,9 @@ class DemoConfigTest
 
         assertEquals(GatewayConfig.Driver.SOCKET, config.ports().get(0).driver());
         assertEquals("lo", config.ports().get(0).interfaceName());
-        assertEquals(2, config.cores().size(), "the session never shares a thread with the journal or egress");
-        assertTrue(config.cores().stream().allMatch(c -> c.cpu() == 3), "both threads on the one CPU");
+        assertEquals(1, config.cores().size(), "one thread runs everything");
+        assertEquals(3, config.cores().get(0).cpu());
+        assertEquals(GatewayConfig.IdleKind.BACKOFF, config.cores().get(0).idle().kind(), "it shares the CPU");
         assertEquals(config.requiredAgents().size(),
             config.cores().stream().mapToInt(c -> c.agents().size()).sum(), "every agent placed once");
         assertTrue(toml.startsWith("# mdgate demo gateway"), toml);

@@ -72,6 +72,22 @@ final class LoopbackGatewayConfig
             dir.resolve("journal"), dir.resolve("shm"), name, coresToml);
     }
 
+    /** Run-to-completion on one thread that backs off when idle, and housekeeping on the other CPU. */
+    static String oneCore()
+    {
+        return """
+            [[cores]]
+            cpu = 0
+            agents = ["egress", "journal", "session", "ingress:p0:0"]
+            idle = "backoff"
+
+            [[cores]]
+            cpu = 1
+            agents = ["housekeeping"]
+            idle = "sleep:1ms"
+            """;
+    }
+
     /** Two cores, gentle on a shared machine: receive + session on one, the rest on the other. */
     static String twoCores()
     {

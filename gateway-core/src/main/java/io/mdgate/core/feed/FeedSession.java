@@ -1133,6 +1133,15 @@ public final class FeedSession implements PacketHandler
         return highestKnown;
     }
 
+    /**
+     * @return messages in the packets held after gaps: what one filled gap may release at once (the runtime keeps
+     * room for their ticks before it gives the session more input).
+     */
+    public long heldMessages()
+    {
+        return hold.messages();
+    }
+
     /** @return packets held after a gap. */
     public int heldPackets()
     {

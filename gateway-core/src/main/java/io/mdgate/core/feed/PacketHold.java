@@ -45,6 +45,7 @@ final class PacketHold
     private int ringHead;
     private int ringTail;
     private boolean wrapped;
+    private long messages;
 
     /**
      * @param capacityBytes bytes of the ring; a packet longer than this can never be held.
@@ -70,6 +71,12 @@ final class PacketHold
         this.tags = new int[maxPackets];
         this.released = new boolean[maxPackets];
         this.order = new int[maxPackets];
+    }
+
+    /** @return messages in the packets held (each packet's MoldUDP64 count). */
+    long messages()
+    {
+        return messages;
     }
 
     /** @return packets held. */
@@ -142,6 +149,7 @@ final class PacketHold
         }
         ring.putBytes(at, source, offset, length);
         ringTail = at + length;
+        messages += count;
 
         final int entry = (oldestEntry + entriesInUse) % maxPackets;
         entriesInUse++;
@@ -173,6 +181,7 @@ final class PacketHold
     void removeLowest()
     {
         final int entry = order[orderStart++];
+        messages -= counts[entry];
         if (orderStart == orderEnd)
         {
             orderStart = 0;
@@ -185,6 +194,7 @@ final class PacketHold
     /** Drops everything held. */
     void clear()
     {
+        messages = 0;
         orderStart = 0;
         orderEnd = 0;
         entriesInUse = 0;
