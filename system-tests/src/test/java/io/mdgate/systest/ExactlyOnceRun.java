@@ -44,6 +44,7 @@ final class ExactlyOnceRun implements AutoCloseable
     final Path journal;
     private final List<Process> processes = new ArrayList<>();
     private final Map<String, Path> recordings = new LinkedHashMap<>();
+    private final Map<String, Process> consumers = new LinkedHashMap<>();
     private Process gateway;
     private int gateways;
     private CompletableFuture<Integer> sim;
@@ -129,8 +130,8 @@ final class ExactlyOnceRun implements AutoCloseable
         {
             final Path file = dir.resolve(name + ".ticks");
             recordings.put(name, file);
-            start(List.of(TickRecordingConsumer.class.getName(), dir.resolve("shm").toString(), instance, name,
-                "token-" + name, name, file.toString()), dir.resolve("consumer-" + name + ".log"));
+            consumers.put(name, start(List.of(TickRecordingConsumer.class.getName(), dir.resolve("shm").toString(), instance, name,
+                "token-" + name, name, file.toString()), dir.resolve("consumer-" + name + ".log")));
         }
         awaitCounters(s -> s.value("egress.consumers", 0) == CONSUMERS.size(), "both consumers connected");
     }
@@ -138,6 +139,20 @@ final class ExactlyOnceRun implements AutoCloseable
     Map<String, Path> recordings()
     {
         return recordings;
+    }
+
+    /** @return the consumers whose process ended (they must stay up whatever the gateway does). */
+    List<String> consumersGone()
+    {
+        final List<String> gone = new ArrayList<>();
+        for (final Map.Entry<String, Process> consumer : consumers.entrySet())
+        {
+            if (!consumer.getValue().isAlive())
+            {
+                gone.add(consumer.getKey() + " (exit " + consumer.getValue().exitValue() + ")");
+            }
+        }
+        return gone;
     }
 
     /** Starts {@code mdgate sim} in this JVM, sending to the gateway's groups and serving its re-requests. */
@@ -249,7 +264,8 @@ final class ExactlyOnceRun implements AutoCloseable
             }
             Thread.sleep(50);
         }
-        while (System.nanoTime() < deadline && !recorded(last))
+        final long consumersDeadline = Math.min(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
+        while (System.nanoTime() < consumersDeadline && !recorded(last))
         {
             Thread.sleep(50);
         }

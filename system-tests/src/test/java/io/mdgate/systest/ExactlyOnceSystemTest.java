@@ -77,6 +77,18 @@ class ExactlyOnceSystemTest
         }
     }
 
+    /** Checks for one gateway process that ran the whole session: it delivered every message the exchange sent. */
+    private static void checkDelivered(final Map<String, Object> sent, final CountersSnapshot last,
+        final List<String> problems)
+    {
+        final long messages = ExactlyOnceRun.sessions(sent).values().stream().mapToLong(Long::longValue).sum();
+        if (last != null && last.value("feed.messages.delivered", -1) != messages)
+        {
+            problems.add("feed.messages.delivered is " + last.value("feed.messages.delivered", -1) + ", the exchange " +
+                "sent " + messages);
+        }
+    }
+
     @Test
     @Timeout(240)
     void shouldHoldEveryMessageOfBothSessionsOnceUnderItsOwnSessionWhenTheSessionChangesWithLineBLagging()
@@ -95,6 +107,7 @@ class ExactlyOnceSystemTest
             assertEquals(Map.of(FIRST, 30_000L, SECOND, 30_000L), ExactlyOnceRun.sessions(sent));
 
             final List<String> problems = check(run, sent, last, 2);
+            checkDelivered(sent, last, problems);
             final List<TickLedger.SessionTick> sessions = TickLedger.ofJournal(run.journal).sessionTicks();
             if (sessions.size() == 2 && !(sessions.get(0).name().equals(FIRST) && sessions.get(0).sessionId() == 1 &&
                 sessions.get(1).name().equals(SECOND) && sessions.get(1).sessionId() == 2))
@@ -122,6 +135,7 @@ class ExactlyOnceSystemTest
             assertEquals(20, ExactlyOnceRun.injected(sent, "stray"));
 
             final List<String> problems = check(run, sent, last, 1);
+            checkDelivered(sent, last, problems);
             final long refused = sum(last, label -> label.startsWith("feed") && label.contains("session") &&
                 (label.contains("other") || label.contains("refused") || label.contains("stray") ||
                     label.contains("candidate") || label.contains("rejected")));
@@ -151,6 +165,7 @@ class ExactlyOnceSystemTest
             assertEquals(5, ExactlyOnceRun.injected(sent, "farAhead"));
 
             final List<String> problems = check(run, sent, last, 1);
+            checkDelivered(sent, last, problems);
             final long implausible = sum(last, label -> label.startsWith("feed") && label.contains("implausible"));
             if (implausible != 5)
             {
@@ -202,6 +217,10 @@ class ExactlyOnceSystemTest
                 problems.add("journal.position " + last.value("journal.position", -1) + " but the journal ends at " +
                     journal.lastGatewaySequence());
             }
+        }
+        if (!run.consumersGone().isEmpty())
+        {
+            problems.add("consumer processes ended, they must stay up: " + run.consumersGone());
         }
         for (final Map.Entry<String, Path> consumer : run.recordings().entrySet())
         {

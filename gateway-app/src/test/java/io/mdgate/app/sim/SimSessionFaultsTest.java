@@ -2,6 +2,8 @@ package io.mdgate.app.sim;
 
 import io.mdgate.core.capture.WrittenPcap;
 import io.mdgate.core.mold.MoldUdp64PacketDecoder;
+import io.mdgate.core.mold.MoldUdp64RequestFlyweight;
+import io.mdgate.core.mold.MoldUdp64Session;
 import io.mdgate.core.sim.ItchSessionGenerator;
 import io.mdgate.core.sim.SimulationConfig;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -9,8 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.DatagramChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +22,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.mdgate.app.sim.SimCommandTest.jsonNumber;
@@ -242,6 +247,56 @@ class SimSessionFaultsTest
         final SimCommandTest.Result again = sim("--messages", "20000", "--seed", "8", "--instruments", "20",
             "--far-ahead", "3", "--far-ahead-rate", "0.01", "--json");
         assertEquals(jsonObject(result.out(), "faults"), jsonObject(again.out(), "faults"), "the same seed, the same");
+    }
+
+    @Test
+    void shouldAnswerReRequestsForBothSessionsAfterASessionChange() throws Exception
+    {
+        final int port;
+        try (DatagramChannel probe = DatagramChannel.open())
+        {
+            probe.bind(new InetSocketAddress("127.0.0.1", 0));
+            port = ((InetSocketAddress)probe.getLocalAddress()).getPort();
+        }
+        final CompletableFuture<SimCommandTest.Result> run = CompletableFuture.supplyAsync(() -> sim("--messages",
+            "20000", "--seed", "9", "--instruments", "10", "--session-change-at", "12000",
+            "--serve-retransmits", String.valueOf(port), "--linger-ms", "3000", "--json"));
+        final List<byte[]> day = generated(9, 10, 20_000);
+        final Map<String, byte[]> answers = new HashMap<>();
+        try (DatagramChannel client = DatagramChannel.open())
+        {
+            client.bind(new InetSocketAddress("127.0.0.1", 0));
+            client.configureBlocking(false);
+            final ByteBuffer received = ByteBuffer.allocate(2_048);
+            for (int attempt = 0; attempt < 200 && answers.size() < 2 && !run.isDone(); attempt++)
+            {
+                for (final String session : List.of("SIM0000001", "SIM0000002"))
+                {
+                    if (!answers.containsKey(session))
+                    {
+                        final UnsafeBuffer request = new UnsafeBuffer(new byte[MoldUdp64RequestFlyweight.LENGTH]);
+                        new MoldUdp64RequestFlyweight().wrap(request, 0).session(MoldUdp64Session.of(session))
+                            .sequenceNumber(7_000).requestedCount(3);
+                        client.send(ByteBuffer.wrap(request.byteArray()), new InetSocketAddress("127.0.0.1", port));
+                    }
+                }
+                Thread.sleep(20);
+                while (null != client.receive(received.clear()))
+                {
+                    final byte[] answer = Arrays.copyOf(received.array(), received.position());
+                    answers.put(new String(answer, 0, 10, StandardCharsets.US_ASCII), answer);
+                }
+            }
+        }
+        final SimCommandTest.Result result = run.get(60, TimeUnit.SECONDS);
+        assertEquals(0, result.exitCode(), result.err());
+        assertEquals(2, answers.size(), "both sessions answered: " + answers.keySet());
+        final RecordedPackets.Decoded first = RecordedPackets.decode(List.of(answers.get("SIM0000001")));
+        final RecordedPackets.Decoded second = RecordedPackets.decode(List.of(answers.get("SIM0000002")));
+        assertEquals(List.of(7_000L, 7_001L, 7_002L), first.sequences);
+        assertEquals(List.of(7_000L, 7_001L, 7_002L), second.sequences);
+        assertArrayEquals(day.get(6_999), first.messages.get(0), "the first session's message 7000");
+        assertArrayEquals(day.get(12_000 + 6_999), second.messages.get(0), "the second session's message 7000");
     }
 
     @Test
