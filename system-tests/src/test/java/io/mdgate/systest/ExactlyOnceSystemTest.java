@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every exchange message exactly once, whatever happens: {@code mdgate sim} sends a lossy A/B feed on {@code lo}
@@ -54,10 +53,10 @@ class ExactlyOnceSystemTest
         {
             run.startGateway();
             run.startConsumers();
-            run.startSim("--messages", "120000", "--seed", "31", "--instruments", "40", "--rate", "8000",
+            run.startSim("--messages", "160000", "--seed", "31", "--instruments", "40", "--rate", "8000",
                 "--loss-a", "0.02", "--loss-b", "0.02", "--loss-burst", "3", "--linger-ms", "10000");
 
-            run.awaitCounters(s -> s.value("feed.next_sequence", 0) >= 30_000, "30,000 messages through gateway 1");
+            run.awaitCounters(s -> s.value("feed.next_sequence", 0) >= 25_000, "25,000 messages through gateway 1");
             run.killGateway();
             final boolean liveAtFirstKill = !run.simDone();
             run.startGateway();
@@ -70,9 +69,12 @@ class ExactlyOnceSystemTest
             final Map<String, Object> sent = run.awaitSim(240);
             final CountersSnapshot last = run.awaitQuiet();
             final int exit = run.stopGateway();
-            assertTrue(liveAtFirstKill && liveAtSecondKill, "both kills came while the feed was live (the scenario " +
-                "is tuned so; slow the feed if this fails)");
             final List<String> problems = check(run, sent, last, 1);
+            if (!liveAtFirstKill || !liveAtSecondKill)
+            {
+                problems.add("a kill came after the feed ended (live at the first: " + liveAtFirstKill +
+                    ", at the second: " + liveAtSecondKill + "): the scenario needs a longer feed on this host");
+            }
             report(run, problems, exit);
         }
     }
