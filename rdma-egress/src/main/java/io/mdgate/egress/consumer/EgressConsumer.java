@@ -4,6 +4,7 @@ import io.mdgate.core.itch.Alpha;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.tick.sbe.EventType;
 import io.mdgate.egress.EventLog;
+import io.mdgate.egress.PeerText;
 import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
 import io.mdgate.egress.protocol.ControlFlyweight;
 import io.mdgate.egress.protocol.HeartbeatFlyweight;
@@ -325,7 +326,7 @@ public final class EgressConsumer implements AutoCloseable
                 {
                     reject.wrap(buffer, offset);
                     rejectReason = reject.reason();
-                    rejectText = reject.text();
+                    rejectText = PeerText.sanitize(reject.text(), RejectFlyweight.MAX_TEXT_LENGTH);
                     log.log("consumer '" + context.name() + "' refused: " + rejectText);
                     releaseConnection();
                     state = REJECTED;

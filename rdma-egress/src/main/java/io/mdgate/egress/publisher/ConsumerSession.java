@@ -28,8 +28,7 @@ import org.agrona.concurrent.AtomicBuffer;
 final class ConsumerSession
 {
     static final int FREE = 0;
-    static final int AWAITING_HELLO = 1;
-    static final int ACTIVE = 2;
+    static final int ACTIVE = 1;
 
     static final int RING_LIVE = 0;
     static final int RING_CATCHING_UP = 1;
@@ -83,21 +82,18 @@ final class ConsumerSession
         this.flushSlots = flushSlots;
     }
 
-    void accept(final ControlChannel channel, final long nowNanos)
-    {
-        this.channel = channel;
-        this.state = AWAITING_HELLO;
-        this.stateSinceNanos = nowNanos;
-        this.lastReceivedNanos = nowNanos;
-        this.closeRequested = false;
-        this.closeReason = null;
-    }
-
-    /** Binds the session to an authenticated consumer's region; starts live at ring position 0. */
-    void activate(final String name, final RemoteRegion remote, final int ringSlots, final int tableSlots,
-        final long nowNanos)
+    /**
+     * Binds the session to an authenticated consumer's connection and region; starts live at ring position 0.
+     * Unauthenticated connections never reach a session: they wait in {@link SessionControl}.
+     */
+    void activate(final String name, final ControlChannel channel, final RemoteRegion remote, final int ringSlots,
+        final int tableSlots, final long nowNanos)
     {
         this.name = name;
+        this.channel = channel;
+        this.closeRequested = false;
+        this.closeReason = null;
+        this.lastReceivedNanos = nowNanos;
         this.remote = remote;
         this.ringSlots = ringSlots;
         positions.setMemory(0, PositionRegionDescriptor.LENGTH, (byte)0);

@@ -91,8 +91,8 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             batcher = new StreamBatcher(publication,
                 register(StreamBatcher.regionLength(transport.mtu()), RegionAccess.LOCAL), context.epochClock(),
                 publisherEpoch, context.batchBudgetNanos(), context.streamHeartbeatNanos(), context.firstSequence());
-            sessions = new ConsumerSession[context.maxConsumers()];
-            active = new ConsumerSession[context.maxConsumers()];
+            sessions = new ConsumerSession[context.sessions()];
+            active = new ConsumerSession[context.sessions()];
             for (int i = 0; i < sessions.length; i++)
             {
                 sessions[i] = new ConsumerSession(i,
@@ -104,6 +104,8 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             recovery = new SessionRecovery(this, context.recoverySource(), context.recoveryStallNanos());
             budget = new RecoveryBudget(context.recoveryTicksPerSecond(), context.recoveryTicksPerCycle(), nowNanos);
             server = track(transport.bindControl());
+            server.reserve(sessions.length);
+            counters.screenedBy(server);
             control = new SessionControl(this, context, server, sessions, records);
         }
         catch (final RuntimeException ex)

@@ -32,6 +32,8 @@ public final class PublisherContext
     public static final long DEFAULT_HEARTBEAT_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     public static final long DEFAULT_HEARTBEAT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
     public static final long DEFAULT_CONTROL_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    public static final long DEFAULT_HELLO_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    public static final int DEFAULT_MAX_PENDING_CONNECTIONS = 64;
     public static final int DEFAULT_RECOVERY_TICKS_PER_CYCLE = 1024;
     public static final long DEFAULT_RECOVERY_TICKS_PER_SECOND = 2_000_000;
     public static final long DEFAULT_RECOVERY_STALL_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -55,6 +57,8 @@ public final class PublisherContext
     private long heartbeatIntervalNanos = DEFAULT_HEARTBEAT_INTERVAL_NANOS;
     private long heartbeatTimeoutNanos = DEFAULT_HEARTBEAT_TIMEOUT_NANOS;
     private long controlPollNanos = DEFAULT_CONTROL_POLL_NANOS;
+    private long helloTimeoutNanos = DEFAULT_HELLO_TIMEOUT_NANOS;
+    private int maxPendingConnections = DEFAULT_MAX_PENDING_CONNECTIONS;
     private int recoveryTicksPerCycle = DEFAULT_RECOVERY_TICKS_PER_CYCLE;
     private long recoveryTicksPerSecond = DEFAULT_RECOVERY_TICKS_PER_SECOND;
     private long recoveryStallNanos = DEFAULT_RECOVERY_STALL_NANOS;
@@ -86,6 +90,9 @@ public final class PublisherContext
         require(heartbeatTimeoutNanos >= 2 * heartbeatIntervalNanos,
             "heartbeatTimeoutNanos must be at least two heartbeat intervals, was " + heartbeatTimeoutNanos);
         require(controlPollNanos >= 0, "controlPollNanos must not be negative");
+        require(helloTimeoutNanos > 0, "helloTimeoutNanos must be positive, was " + helloTimeoutNanos);
+        require(maxPendingConnections >= 1 && maxPendingConnections <= 4096,
+            "maxPendingConnections must be 1..4096, was " + maxPendingConnections);
         require(recoveryTicksPerCycle >= 1, "recoveryTicksPerCycle must be positive");
         require(recoveryTicksPerSecond >= recoveryTicksPerCycle,
             "recoveryTicksPerSecond must be at least recoveryTicksPerCycle");
@@ -205,6 +212,15 @@ public final class PublisherContext
         return maxConsumers;
     }
 
+    /**
+     * @return sessions the publisher keeps ready: {@link #maxConsumers()}, or one per configured consumer when more
+     *         are configured, so that every configured consumer can always connect.
+     */
+    public int sessions()
+    {
+        return Math.max(maxConsumers, tokens.size());
+    }
+
     public PublisherContext maxConsumers(final int maxConsumers)
     {
         this.maxConsumers = maxConsumers;
@@ -298,6 +314,35 @@ public final class PublisherContext
     public PublisherContext heartbeatTimeoutNanos(final long heartbeatTimeoutNanos)
     {
         this.heartbeatTimeoutNanos = heartbeatTimeoutNanos;
+        return this;
+    }
+
+    public long helloTimeoutNanos()
+    {
+        return helloTimeoutNanos;
+    }
+
+    /**
+     * @param helloTimeoutNanos a connection that has not sent a valid HELLO this long after the transport handed it
+     *                          over is closed and counted.
+     */
+    public PublisherContext helloTimeoutNanos(final long helloTimeoutNanos)
+    {
+        this.helloTimeoutNanos = helloTimeoutNanos;
+        return this;
+    }
+
+    public int maxPendingConnections()
+    {
+        return maxPendingConnections;
+    }
+
+    /**
+     * @param maxPendingConnections connections awaiting their HELLO the publisher holds; one more closes the oldest.
+     */
+    public PublisherContext maxPendingConnections(final int maxPendingConnections)
+    {
+        this.maxPendingConnections = maxPendingConnections;
         return this;
     }
 

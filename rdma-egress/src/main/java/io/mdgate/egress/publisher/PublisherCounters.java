@@ -1,5 +1,7 @@
 package io.mdgate.egress.publisher;
 
+import io.mdgate.egress.transport.ControlServer;
+
 /**
  * What the publisher counted since it started. Written on the publisher's thread only; another thread reading them
  * sees values that may be slightly stale (plain fields, single writer).
@@ -22,6 +24,16 @@ public final class PublisherCounters
     long ringWriteFailures;
     long tableWrites;
     long malformedControlMessages;
+    long helloTimeouts;
+    long connectionsOverLimit;
+    long refusalsNotLogged;
+    private ControlServer server;
+
+    /** Adds the counts of connections the transport closed before handing them over. */
+    void screenedBy(final ControlServer server)
+    {
+        this.server = server;
+    }
 
     public long ticksPublished()
     {
@@ -107,5 +119,29 @@ public final class PublisherCounters
     public long malformedControlMessages()
     {
         return malformedControlMessages;
+    }
+
+    /** @return connections closed because no valid HELLO arrived within the HELLO timeout. */
+    public long helloTimeouts()
+    {
+        return helloTimeouts + (null == server ? 0 : server.connectionsTimedOut());
+    }
+
+    /** @return connections closed at once because too many were waiting for their HELLO. */
+    public long connectionsOverLimit()
+    {
+        return connectionsOverLimit + (null == server ? 0 : server.connectionsOverLimit());
+    }
+
+    /** @return connections closed before their HELLO because their first message broke the framing. */
+    public long connectionsMalformed()
+    {
+        return null == server ? 0 : server.connectionsMalformed();
+    }
+
+    /** @return refusals not logged because enough distinct ones were logged already (they are still counted). */
+    public long refusalsNotLogged()
+    {
+        return refusalsNotLogged;
     }
 }

@@ -1,6 +1,7 @@
 package io.mdgate.egress.publisher;
 
 import io.mdgate.egress.EventLog;
+import io.mdgate.egress.PeerText;
 import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
 import io.mdgate.egress.protocol.ControlFlyweight;
 import io.mdgate.egress.protocol.HeartbeatFlyweight;
@@ -27,15 +28,26 @@ import static io.mdgate.egress.protocol.ControlMessageDescriptor.*;
 
 /**
  * The publisher's control plane: accepts connections, authenticates HELLO against the configured tokens (an
- * unknown name or a wrong token is refused, counted and logged once per name), handles subscriptions, RESYNC and
- * RECOVER, sends and checks heartbeats, and ends sessions. Runs in the publisher's duty cycle at the control poll
- * interval; session set-up (mapping the consumer's region, logging) may allocate, the steady state does not.
+ * unknown name or a wrong token is refused, counted and logged once per name, for the first
+ * {@value #MAX_LOGGED_REFUSALS} distinct ones), handles subscriptions, RESYNC and RECOVER, sends and checks
+ * heartbeats, and ends sessions. Runs in the publisher's duty cycle at the control poll interval.
+ * <p>
+ * A connection waits for its HELLO outside the sessions, in a bounded list ({@code maxPendingConnections}; one more
+ * closes the oldest, counted) and is closed, counted, if no valid HELLO came within {@code helloTimeoutNanos}. Only
+ * an authenticated consumer takes a session: its own if it had one (the old connection is replaced), else a free
+ * one, and there is one per configured consumer at least, so idle or unknown peers can never lock a configured
+ * consumer out. At most {@value #ACCEPTS_PER_POLL} connections are taken in per poll, and each waiting one is read
+ * once, so a flood of connections costs each duty cycle a bounded amount of work. Session set-up (mapping the
+ * consumer's region, logging) may allocate, the steady state does not. Names and texts a peer sent are logged
+ * through {@link PeerText}.
  * <p>
  * Threading: the publisher's thread.
  */
 final class SessionControl implements ControlMessageHandler
 {
     private static final int MESSAGES_PER_POLL = 16;
+    static final int ACCEPTS_PER_POLL = 16;
+    static final int MAX_LOGGED_REFUSALS = 16;
 
     private final EgressPublisher publisher;
     private final PublisherContext context;
@@ -52,7 +64,13 @@ final class SessionControl implements ControlMessageHandler
     private final SubscriptionFlyweight subscription = new SubscriptionFlyweight();
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
     private final SequenceRangeFlyweight range = new SequenceRangeFlyweight();
+    private final ControlChannel[] pending;
+    private final long[] pendingSinceNanos;
+    private int pendingCount;
     private ConsumerSession current;
+    private ControlChannel greeting;
+    private boolean greeted;
+    private boolean greetingRefused;
     private long nowNanos;
 
     SessionControl(final EgressPublisher publisher, final PublisherContext context, final ControlServer server,
@@ -65,6 +83,8 @@ final class SessionControl implements ControlMessageHandler
         this.counters = publisher.counters();
         this.records = records;
         this.log = context.eventLog();
+        this.pending = new ControlChannel[context.maxPendingConnections()];
+        this.pendingSinceNanos = new long[context.maxPendingConnections()];
     }
 
     /** @return work done: connections accepted and messages handled. */
@@ -72,6 +92,7 @@ final class SessionControl implements ControlMessageHandler
     {
         this.nowNanos = nowNanos;
         int work = acceptConnections(nowNanos);
+        work += pollPending(nowNanos);
         for (final ConsumerSession session : sessions)
         {
             if (session.state == ConsumerSession.FREE)
@@ -104,49 +125,94 @@ final class SessionControl implements ControlMessageHandler
     {
         int accepted = 0;
         ControlChannel channel;
-        while (null != (channel = server.accept()))
+        while (accepted < ACCEPTS_PER_POLL && null != (channel = server.accept()))
         {
             counters.connectionsAccepted++;
             accepted++;
-            final ConsumerSession session = freeSession();
-            if (null == session)
+            if (pendingCount == pending.length)
             {
-                counters.rejected++;
-                encodeReject(REJECT_CAPACITY, "the publisher serves " + sessions.length + " consumers already");
-                channel.offer(reject.buffer(), 0, RejectFlyweight.LENGTH);
-                channel.close();
-                logOnce("capacity", "refused a consumer: all " + sessions.length + " sessions are in use");
+                counters.connectionsOverLimit++;
+                pending[0].close();
+                removePending(0);
             }
-            else
-            {
-                session.accept(channel, nowNanos);
-            }
+            pending[pendingCount] = channel;
+            pendingSinceNanos[pendingCount] = nowNanos;
+            pendingCount++;
         }
         return accepted;
     }
 
-    private ConsumerSession freeSession()
+    /** Reads each connection awaiting its HELLO once; closes those that gave up or waited too long. */
+    private int pollPending(final long nowNanos)
     {
-        for (final ConsumerSession session : sessions)
+        int work = 0;
+        int i = 0;
+        while (i < pendingCount)
         {
-            if (session.state == ConsumerSession.FREE)
+            final ControlChannel channel = pending[i];
+            greeting = channel;
+            greeted = false;
+            greetingRefused = false;
+            final int result = channel.poll(this, 1);
+            greeting = null;
+            if (greeted)
             {
-                return session;
+                if (greetingRefused)
+                {
+                    channel.close();
+                }
+                work++;
+                removePending(i);
+            }
+            else if (result == TransportResult.NOT_CONNECTED)
+            {
+                channel.close();
+                removePending(i);
+            }
+            else if (nowNanos - pendingSinceNanos[i] > context.helloTimeoutNanos())
+            {
+                counters.helloTimeouts++;
+                channel.close();
+                removePending(i);
+            }
+            else
+            {
+                i++;
             }
         }
-        return null;
+        return work;
+    }
+
+    private void removePending(final int index)
+    {
+        final int last = pendingCount - 1;
+        System.arraycopy(pending, index + 1, pending, index, last - index);
+        System.arraycopy(pendingSinceNanos, index + 1, pendingSinceNanos, index, last - index);
+        pending[last] = null;
+        pendingCount = last;
+    }
+
+    /** @return the session for an authenticated consumer: the one it had (replaced), else a free one. */
+    private ConsumerSession sessionFor(final String name)
+    {
+        ConsumerSession free = null;
+        for (final ConsumerSession session : sessions)
+        {
+            if (session.state == ConsumerSession.ACTIVE && name.equals(session.name))
+            {
+                close(session, "replaced by a new connection of the same consumer");
+                return session;
+            }
+            if (null == free && session.state == ConsumerSession.FREE)
+            {
+                free = session;
+            }
+        }
+        return free;
     }
 
     private void checkTimers(final ConsumerSession session, final long nowNanos)
     {
-        if (session.state == ConsumerSession.AWAITING_HELLO)
-        {
-            if (nowNanos - session.stateSinceNanos > context.heartbeatTimeoutNanos())
-            {
-                session.requestClose("no HELLO within the heartbeat timeout");
-            }
-            return;
-        }
         if (nowNanos - session.lastReceivedNanos > context.heartbeatTimeoutNanos())
         {
             counters.sessionsTimedOut++;
@@ -164,6 +230,12 @@ final class SessionControl implements ControlMessageHandler
     @Override
     public void onMessage(final DirectBuffer buffer, final int offset, final int length)
     {
+        if (null != greeting)
+        {
+            greeted = true;
+            onFirstMessage(greeting, buffer, offset, length);
+            return;
+        }
         final ConsumerSession session = current;
         if (length < 8)
         {
@@ -171,20 +243,6 @@ final class SessionControl implements ControlMessageHandler
             return;
         }
         final short type = ControlFlyweight.typeOf(buffer, offset);
-        if (session.state == ConsumerSession.AWAITING_HELLO)
-        {
-            if (type == HELLO && length >= HelloFlyweight.LENGTH)
-            {
-                hello.wrap(buffer, offset);
-                onHello(session);
-            }
-            else
-            {
-                counters.malformedControlMessages++;
-                refuse(session, REJECT_INVALID, "the first message must be HELLO");
-            }
-            return;
-        }
         if (session.state != ConsumerSession.ACTIVE)
         {
             return;
@@ -227,11 +285,26 @@ final class SessionControl implements ControlMessageHandler
         counters.malformedControlMessages++;
     }
 
-    private void onHello(final ConsumerSession session)
+    private void onFirstMessage(final ControlChannel channel, final DirectBuffer buffer, final int offset,
+        final int length)
+    {
+        if (length >= HelloFlyweight.LENGTH && ControlFlyweight.typeOf(buffer, offset) == HELLO)
+        {
+            hello.wrap(buffer, offset);
+            onHello(channel);
+        }
+        else
+        {
+            counters.malformedControlMessages++;
+            refuse(channel, REJECT_INVALID, "the first message must be HELLO");
+        }
+    }
+
+    private void onHello(final ControlChannel channel)
     {
         if (hello.version() != PROTOCOL_VERSION)
         {
-            refuse(session, REJECT_VERSION, "protocol version " + hello.version() + " is not " + PROTOCOL_VERSION);
+            refuse(channel, REJECT_VERSION, "protocol version " + hello.version() + " is not " + PROTOCOL_VERSION);
             return;
         }
         final String name = hello.name();
@@ -239,9 +312,9 @@ final class SessionControl implements ControlMessageHandler
         if (null == expected || !MessageDigest.isEqual(expected, hello.token()))
         {
             counters.authenticationFailures++;
-            logOnce("auth:" + name, "refused consumer '" + name + "' from " + session.channel.peer() + ": " +
-                (null == expected ? "unknown consumer name" : "wrong token"));
-            refuse(session, REJECT_AUTHENTICATION, rejectReason(REJECT_AUTHENTICATION));
+            logOnce("auth:" + name, "refused consumer '" + PeerText.sanitize(name) + "' from " + channel.peer() +
+                ": " + (null == expected ? "unknown consumer name" : "wrong token"));
+            refuse(channel, REJECT_AUTHENTICATION, rejectReason(REJECT_AUTHENTICATION));
             return;
         }
         final int ringSlots = hello.ringSlots();
@@ -251,7 +324,7 @@ final class SessionControl implements ControlMessageHandler
             ringSlots > context.maxRingSlots() || tableSlots < 0 || tableSlots > context.maxTableSlots() ||
             key.length() < ConsumerRegionDescriptor.length(ringSlots, tableSlots))
         {
-            refuse(session, REJECT_INVALID, "ring slots must be 0 or a power of two from 16 to " +
+            refuse(channel, REJECT_INVALID, "ring slots must be 0 or a power of two from 16 to " +
                 context.maxRingSlots() + ", table slots at most " + context.maxTableSlots() +
                 ", and the region must hold both");
             return;
@@ -259,15 +332,22 @@ final class SessionControl implements ControlMessageHandler
         final RemoteRegion remote;
         try
         {
-            remote = session.channel.openRemoteRegion(key);
+            remote = channel.openRemoteRegion(key);
         }
         catch (final TransportException ex)
         {
-            refuse(session, REJECT_REGION, "cannot open the consumer's region: " + ex.getMessage());
+            refuse(channel, REJECT_REGION, "cannot open the consumer's region: " + ex.getMessage());
             return;
         }
-        replaceExisting(name, session);
-        session.activate(name, remote, ringSlots, tableSlots, nowNanos);
+        final ConsumerSession session = sessionFor(name);
+        if (null == session || !channel.establish())
+        {
+            remote.close();
+            refuse(channel, REJECT_CAPACITY, "the publisher serves " + sessions.length + " consumers already");
+            logOnce("capacity", "refused consumer '" + PeerText.sanitize(name) + "': all " + sessions.length + " sessions are in use");
+            return;
+        }
+        session.activate(name, channel, remote, ringSlots, tableSlots, nowNanos);
         counters.consumersWelcomed++;
         welcome.wrapForEncode(scratch, 0, WELCOME);
         welcome.publisherEpoch(publisher.publisherEpoch())
@@ -279,27 +359,17 @@ final class SessionControl implements ControlMessageHandler
             .mtu(context.transport().mtu());
         session.send(welcome, WelcomeFlyweight.LENGTH);
         publisher.sessionsChanged();
-        log.log("consumer '" + name + "' connected from " + session.channel.peer() + " (ring " + ringSlots +
+        log.log("consumer '" + name + "' connected from " + channel.peer() + " (ring " + ringSlots +
             " slots, table " + tableSlots + " slots)");
     }
 
-    private void replaceExisting(final String name, final ConsumerSession newcomer)
-    {
-        for (final ConsumerSession other : sessions)
-        {
-            if (other != newcomer && other.state == ConsumerSession.ACTIVE && name.equals(other.name))
-            {
-                close(other, "replaced by a new connection of the same consumer");
-            }
-        }
-    }
-
-    private void refuse(final ConsumerSession session, final int reason, final String text)
+    /** Refuses a connection awaiting its HELLO: REJECT now, closed once its poll returns. */
+    private void refuse(final ControlChannel channel, final int reason, final String text)
     {
         counters.rejected++;
         encodeReject(reason, text);
-        session.channel.offer(reject.buffer(), 0, RejectFlyweight.LENGTH);
-        session.requestClose("refused: " + text);
+        channel.offer(reject.buffer(), 0, RejectFlyweight.LENGTH);
+        greetingRefused = true;
     }
 
     private void encodeReject(final int reason, final String text)
@@ -441,9 +511,18 @@ final class SessionControl implements ControlMessageHandler
         publisher.sessionsChanged();
     }
 
-    /** Says goodbye to every consumer and ends every session. */
+    /** Says goodbye to every consumer and ends every session; closes connections still awaiting their HELLO. */
     void closeAll()
     {
+        while (pendingCount > 0)
+        {
+            pending[pendingCount - 1].close();
+            removePending(pendingCount - 1);
+        }
+        if (counters.refusalsNotLogged > 0)
+        {
+            log.log(counters.refusalsNotLogged + " further refusals were counted but not logged");
+        }
         for (final ConsumerSession session : sessions)
         {
             if (session.state != ConsumerSession.FREE)
@@ -455,11 +534,23 @@ final class SessionControl implements ControlMessageHandler
         }
     }
 
+    /** Logs once per key, for the first {@value #MAX_LOGGED_REFUSALS} distinct keys; counts the rest. */
     private void logOnce(final String key, final String message)
     {
-        if (loggedRefusals.add(key))
+        if (loggedRefusals.contains(key))
         {
-            log.log(message + " (logged once)");
+            return;
         }
+        if (loggedRefusals.size() >= MAX_LOGGED_REFUSALS)
+        {
+            if (counters.refusalsNotLogged++ == 0)
+            {
+                log.log("refused " + MAX_LOGGED_REFUSALS + " distinct consumers already; further refusals are " +
+                    "counted, not logged");
+            }
+            return;
+        }
+        loggedRefusals.add(key);
+        log.log(message + " (logged once)");
     }
 }

@@ -38,6 +38,18 @@ public interface ControlChannel extends AutoCloseable
      */
     RemoteRegion openRemoteRegion(RemoteKey key);
 
+    /**
+     * Gives an accepted connection whose peer was authenticated its full-size queues, from what
+     * {@link ControlServer#reserve(int)} set aside; until then it carries only a message or so each way. Never
+     * allocates; calling it again does nothing.
+     *
+     * @return false when nothing is left to give it (the session cannot start).
+     */
+    default boolean establish()
+    {
+        return true;
+    }
+
     /** @return who is at the other end, for logs. */
     String peer();
 

@@ -2,6 +2,7 @@ package io.mdgate.egress.transport.shm;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Settings of the {@code shm} transport, with defaults, checked once by {@link #conclude()}. Publisher and consumers
@@ -17,7 +18,12 @@ import java.nio.file.Path;
  *   <tr><td>mtu</td><td>4096</td><td>largest multicast datagram, 128..65536 bytes</td></tr>
  *   <tr><td>streamSlots</td><td>4096</td><td>datagrams the broadcast log holds (power of two)</td></tr>
  *   <tr><td>controlMessageLength</td><td>4096</td><td>largest control message</td></tr>
- *   <tr><td>controlQueueLength</td><td>1 MiB</td><td>bytes queued per control connection and direction</td></tr>
+ *   <tr><td>controlQueueLength</td><td>1 MiB</td><td>bytes queued per established control connection and
+ *       direction (the publisher reserves them per session at start)</td></tr>
+ *   <tr><td>maxPendingConnections</td><td>64</td><td>connections that may wait for their first message at the
+ *       publisher; one more closes the oldest waiting</td></tr>
+ *   <tr><td>helloTimeoutNanos</td><td>1 s</td><td>a connection whose first message (HELLO) has not arrived in this
+ *       time is closed</td></tr>
  * </table>
  * Not thread-safe: set up on one thread before use.
  */
@@ -31,6 +37,8 @@ public final class ShmContext
     public static final int DEFAULT_STREAM_SLOTS = 4096;
     public static final int DEFAULT_CONTROL_MESSAGE_LENGTH = 4096;
     public static final int DEFAULT_CONTROL_QUEUE_LENGTH = 1 << 20;
+    public static final int DEFAULT_MAX_PENDING_CONNECTIONS = 64;
+    public static final long DEFAULT_HELLO_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private Path directory = DEFAULT_DIRECTORY;
     private String instance = DEFAULT_INSTANCE;
@@ -39,6 +47,8 @@ public final class ShmContext
     private int streamSlots = DEFAULT_STREAM_SLOTS;
     private int controlMessageLength = DEFAULT_CONTROL_MESSAGE_LENGTH;
     private int controlQueueLength = DEFAULT_CONTROL_QUEUE_LENGTH;
+    private int maxPendingConnections = DEFAULT_MAX_PENDING_CONNECTIONS;
+    private long helloTimeoutNanos = DEFAULT_HELLO_TIMEOUT_NANOS;
 
     /**
      * @return this, checked.
@@ -80,6 +90,16 @@ public final class ShmContext
             throw new IllegalArgumentException("controlQueueLength must hold at least four control messages (" +
                 4 * (controlMessageLength + UnixControlChannel.FRAME_HEADER_LENGTH) + " bytes), was " +
                 controlQueueLength);
+        }
+        if (maxPendingConnections < 1 || maxPendingConnections > 4096)
+        {
+            throw new IllegalArgumentException(
+                "maxPendingConnections must be between 1 and 4096, was " + maxPendingConnections);
+        }
+        if (helloTimeoutNanos < TimeUnit.MILLISECONDS.toNanos(10) || helloTimeoutNanos > TimeUnit.MINUTES.toNanos(1))
+        {
+            throw new IllegalArgumentException(
+                "helloTimeoutNanos must be between 10 ms and 1 min, was " + helloTimeoutNanos + " ns");
         }
         return this;
     }
@@ -159,6 +179,28 @@ public final class ShmContext
     public ShmContext controlQueueLength(final int controlQueueLength)
     {
         this.controlQueueLength = controlQueueLength;
+        return this;
+    }
+
+    public int maxPendingConnections()
+    {
+        return maxPendingConnections;
+    }
+
+    public ShmContext maxPendingConnections(final int maxPendingConnections)
+    {
+        this.maxPendingConnections = maxPendingConnections;
+        return this;
+    }
+
+    public long helloTimeoutNanos()
+    {
+        return helloTimeoutNanos;
+    }
+
+    public ShmContext helloTimeoutNanos(final long helloTimeoutNanos)
+    {
+        this.helloTimeoutNanos = helloTimeoutNanos;
         return this;
     }
 

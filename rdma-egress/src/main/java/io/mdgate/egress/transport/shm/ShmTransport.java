@@ -105,8 +105,7 @@ public final class ShmTransport implements EgressTransport
     @Override
     public ControlServer bindControl()
     {
-        return track(new UnixControlServer(
-            names, context.group(), context.controlMessageLength(), context.controlQueueLength()));
+        return track(new UnixControlServer(names, context));
     }
 
     @Override
@@ -122,7 +121,7 @@ public final class ShmTransport implements EgressTransport
             {
                 channel = SocketChannel.open(StandardProtocolFamily.UNIX);
                 channel.connect(address);
-                return track(new UnixControlChannel(
+                return track(UnixControlChannel.connected(
                     channel, names, context.controlMessageLength(), context.controlQueueLength()));
             }
             catch (final IOException ex)

@@ -20,32 +20,96 @@ import java.nio.channels.SocketChannel;
  * and the message. Sends are queued in a direct buffer and written at once; what the socket does not take stays
  * queued and goes out at the next offer or poll. A full queue means {@link TransportResult#BACK_PRESSURED}.
  * <p>
- * Threading: one thread offers and polls. Offer and poll make syscalls (the socket) but do not allocate or block.
+ * A connection the publisher accepted starts with heap queues of one message each way (its HELLO has arrived in the
+ * receive queue; a REJECT fits the send queue) and gets its full-size queues from the server's
+ * {@link ControlQueuePool} when {@link #establish()} is called for an authenticated consumer; it gives them back on
+ * close. A consumer's connection has its full-size queues from the start.
+ * <p>
+ * Threading: one thread offers, polls, establishes and closes. Offer and poll make syscalls (the socket) but do not
+ * allocate or block.
  */
 final class UnixControlChannel implements ControlChannel, ShmResource
 {
     static final int FRAME_HEADER_LENGTH = 4;
+    private static final ByteBuffer CLOSED = ByteBuffer.allocate(0);
 
     private final SocketChannel channel;
     private final ShmNames names;
     private final int maxMessageLength;
-    private final ByteBuffer out;
-    private final ByteBuffer in;
+    private final ControlQueuePool pool;
     private final UnsafeBuffer inView;
     private final String peer;
+    private ByteBuffer out;
+    private ByteBuffer in;
+    private ControlQueuePool.Queues lent;
     private boolean connected = true;
 
-    UnixControlChannel(final SocketChannel channel, final ShmNames names, final int maxMessageLength,
-        final int queueLength) throws IOException
+    private UnixControlChannel(final SocketChannel channel, final ShmNames names, final int maxMessageLength,
+        final ByteBuffer in, final ByteBuffer out, final ControlQueuePool pool)
     {
-        channel.configureBlocking(false);
         this.channel = channel;
         this.names = names;
         this.maxMessageLength = maxMessageLength;
-        this.out = ByteBuffer.allocateDirect(queueLength).order(ByteOrder.LITTLE_ENDIAN);
-        this.in = ByteBuffer.allocateDirect(queueLength).order(ByteOrder.LITTLE_ENDIAN);
+        this.in = in;
+        this.out = out;
+        this.pool = pool;
         this.inView = new UnsafeBuffer(in);
         this.peer = describePeer(channel, names);
+    }
+
+    /** A consumer's connection to the publisher, with full-size queues. */
+    static UnixControlChannel connected(final SocketChannel channel, final ShmNames names,
+        final int maxMessageLength, final int queueLength) throws IOException
+    {
+        channel.configureBlocking(false);
+        return new UnixControlChannel(channel, names, maxMessageLength,
+            ByteBuffer.allocateDirect(queueLength).order(ByteOrder.LITTLE_ENDIAN),
+            ByteBuffer.allocateDirect(queueLength).order(ByteOrder.LITTLE_ENDIAN), null);
+    }
+
+    /**
+     * A connection the publisher's server screened: non-blocking already, {@code received} holds what arrived (at
+     * least its first message) in a little-endian buffer of one frame, in write mode.
+     */
+    static UnixControlChannel screened(final SocketChannel channel, final ShmNames names,
+        final int maxMessageLength, final ByteBuffer received, final ControlQueuePool pool)
+    {
+        return new UnixControlChannel(channel, names, maxMessageLength, received,
+            ByteBuffer.allocate(FRAME_HEADER_LENGTH + maxMessageLength).order(ByteOrder.LITTLE_ENDIAN), pool);
+    }
+
+    /** @return the length of a frame, for a receive queue of one frame. */
+    static int frameLength(final int maxMessageLength)
+    {
+        return FRAME_HEADER_LENGTH + maxMessageLength;
+    }
+
+    @Override
+    public boolean establish()
+    {
+        if (null == pool || null != lent)
+        {
+            return true;
+        }
+        if (!connected)
+        {
+            return false;
+        }
+        final ControlQueuePool.Queues queues = pool.take();
+        if (null == queues)
+        {
+            return false;
+        }
+        // The bytes keep their offsets, so this may run inside poll's handler for the message being delivered.
+        in.flip();
+        queues.in.put(in);
+        out.flip();
+        queues.out.put(out);
+        in = queues.in;
+        out = queues.out;
+        inView.wrap(in);
+        lent = queues;
+        return true;
     }
 
     private static String describePeer(final SocketChannel channel, final ShmNames names)
@@ -201,6 +265,14 @@ final class UnixControlChannel implements ControlChannel, ShmResource
             {
                 // Closing a socket whose peer is gone: nothing more to release.
             }
+        }
+        if (null != lent)
+        {
+            in = CLOSED;
+            out = CLOSED;
+            inView.wrap(CLOSED);
+            pool.giveBack(lent);
+            lent = null;
         }
     }
 }

@@ -7,70 +7,257 @@ import io.mdgate.egress.transport.TransportException;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Iterator;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The publisher's control endpoint: a Unix domain socket, owner/group read-write. A socket file left by a crashed
  * publisher is replaced; one a live publisher answers on is refused. Removed on close.
  * <p>
- * Connections are accepted by a daemon thread blocked in {@code accept} and handed over through a queue, because a
- * non-blocking {@code accept} allocates even when nobody is connecting, and the publisher's duty cycle must not
- * (RDMA-CM likewise delivers connection requests on its own event channel).
+ * Connections are screened by a daemon thread of their own, never by the publisher's duty cycle: it accepts them,
+ * gives each a heap buffer of one frame, and hands a connection over only once its first message (the HELLO) has
+ * arrived whole. A connection whose first message does not arrive within the HELLO timeout, or breaks the framing,
+ * is closed and counted; at most {@code maxPending} connections wait (screened or handed over and not yet taken):
+ * one more closes the oldest still screened at once, counted, so a consumer that says HELLO as soon as it connects
+ * gets in however many idle connections are held open. So idle connections cost the publisher neither time nor direct
+ * memory; the full-size queues come from the {@link ControlQueuePool} the publisher reserved at start.
  * <p>
- * Threading: {@link #accept()} on one thread; it never blocks.
+ * Threading: {@link #accept()}, {@link #reserve(int)} and the channels it returns on one thread (the publisher's);
+ * it never blocks. The counters may be read from any thread.
  */
 final class UnixControlServer implements ControlServer, ShmResource
 {
+    private static final long SWEEP_MILLIS = 20;
+
     private final ServerSocketChannel server;
+    private final Selector selector;
     private final Path socket;
     private final ShmNames names;
     private final int maxMessageLength;
-    private final int queueLength;
-    private final Queue<SocketChannel> accepted = new ConcurrentLinkedQueue<>();
-    private final Thread acceptor;
+    private final int maxPending;
+    private final long helloTimeoutNanos;
+    private final ControlQueuePool pool;
+    private final Queue<UnixControlChannel> ready = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger waiting = new AtomicInteger();
+    private final AtomicLong timedOut = new AtomicLong();
+    private final AtomicLong overLimit = new AtomicLong();
+    private final AtomicLong malformed = new AtomicLong();
+    private final ArrayDeque<SelectionKey> arrivals = new ArrayDeque<>();
+    private final Thread screener;
 
-    UnixControlServer(final ShmNames names, final String group, final int maxMessageLength, final int queueLength)
+    /** A connection waiting for its first message. */
+    private static final class Pending
+    {
+        final SocketChannel channel;
+        final ByteBuffer received;
+        final long deadlineNanos;
+
+        Pending(final SocketChannel channel, final int frameLength, final long deadlineNanos)
+        {
+            this.channel = channel;
+            this.received = ByteBuffer.allocate(frameLength).order(ByteOrder.LITTLE_ENDIAN);
+            this.deadlineNanos = deadlineNanos;
+        }
+    }
+
+    UnixControlServer(final ShmNames names, final ShmContext context)
     {
         this.names = names;
         this.socket = names.controlSocket();
-        this.maxMessageLength = maxMessageLength;
-        this.queueLength = queueLength;
+        this.maxMessageLength = context.controlMessageLength();
+        this.maxPending = context.maxPendingConnections();
+        this.helloTimeoutNanos = context.helloTimeoutNanos();
+        this.pool = new ControlQueuePool(context.controlQueueLength());
         removeStale(socket);
+        ServerSocketChannel opened = null;
         try
         {
-            server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-            server.bind(UnixDomainSocketAddress.of(socket));
-            ShmFiles.restrict(socket, group);
+            opened = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            opened.bind(UnixDomainSocketAddress.of(socket), maxPending);
+            ShmFiles.restrict(socket, context.group());
+            opened.configureBlocking(false);
+            selector = Selector.open();
+            opened.register(selector, SelectionKey.OP_ACCEPT);
         }
         catch (final IOException | UnsupportedOperationException ex)
         {
+            closeQuietly(opened);
             throw new TransportException("cannot listen on " + socket + ": " + ex.getMessage(), ex);
         }
-        acceptor = new Thread(this::acceptUntilClosed, "mdgate-shm-accept");
-        acceptor.setDaemon(true);
-        acceptor.start();
+        server = opened;
+        screener = new Thread(this::screenUntilClosed, "mdgate-shm-accept");
+        screener.setDaemon(true);
+        screener.start();
     }
 
-    private void acceptUntilClosed()
+    private void screenUntilClosed()
     {
-        while (server.isOpen())
+        try
         {
+            while (server.isOpen())
+            {
+                selector.select(SWEEP_MILLIS);
+                final long now = System.nanoTime();
+                final Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+                while (keys.hasNext())
+                {
+                    final SelectionKey key = keys.next();
+                    keys.remove();
+                    if (!key.isValid())
+                    {
+                        continue;
+                    }
+                    if (key.isAcceptable())
+                    {
+                        acceptAll(now);
+                    }
+                    else if (key.isReadable())
+                    {
+                        readFirstMessage(key);
+                    }
+                }
+                expire(now);
+            }
+        }
+        catch (final IOException | ClosedSelectorException ex)
+        {
+            // The server is closing; what is still waiting is closed below.
+        }
+        finally
+        {
+            closeWaiting();
+        }
+    }
+
+    private void acceptAll(final long now) throws IOException
+    {
+        SocketChannel channel;
+        while (null != (channel = server.accept()))
+        {
+            if (waiting.get() >= maxPending && !dropOldest())
+            {
+                overLimit.incrementAndGet();
+                closeQuietly(channel);
+                continue;
+            }
             try
             {
-                accepted.add(server.accept());
+                channel.configureBlocking(false);
+                arrivals.addLast(channel.register(selector, SelectionKey.OP_READ,
+                    new Pending(channel, UnixControlChannel.frameLength(maxMessageLength), now + helloTimeoutNanos)));
+                waiting.incrementAndGet();
             }
             catch (final IOException ex)
             {
-                if (!server.isOpen())
+                closeQuietly(channel);
+            }
+        }
+    }
+
+    /** @return true when a screened connection was closed to make room. */
+    private boolean dropOldest()
+    {
+        SelectionKey oldest;
+        while (null != (oldest = arrivals.pollFirst()))
+        {
+            if (oldest.isValid())
+            {
+                overLimit.incrementAndGet();
+                drop(oldest);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void readFirstMessage(final SelectionKey key)
+    {
+        final Pending pending = (Pending)key.attachment();
+        final ByteBuffer received = pending.received;
+        try
+        {
+            if (pending.channel.read(received) < 0)
+            {
+                drop(key);
+                return;
+            }
+        }
+        catch (final IOException ex)
+        {
+            drop(key);
+            return;
+        }
+        if (received.position() < UnixControlChannel.FRAME_HEADER_LENGTH)
+        {
+            return;
+        }
+        final int length = received.getInt(0);
+        if (length < 0 || length > maxMessageLength)
+        {
+            malformed.incrementAndGet();
+            drop(key);
+        }
+        else if (received.position() >= UnixControlChannel.FRAME_HEADER_LENGTH + length)
+        {
+            key.cancel();
+            ready.add(UnixControlChannel.screened(pending.channel, names, maxMessageLength, received, pool));
+        }
+    }
+
+    private void expire(final long now)
+    {
+        SelectionKey oldest;
+        while (null != (oldest = arrivals.peekFirst()))
+        {
+            if (oldest.isValid() && now - ((Pending)oldest.attachment()).deadlineNanos <= 0)
+            {
+                return;
+            }
+            arrivals.pollFirst();
+            if (oldest.isValid())
+            {
+                timedOut.incrementAndGet();
+                drop(oldest);
+            }
+        }
+    }
+
+    private void drop(final SelectionKey key)
+    {
+        key.cancel();
+        closeQuietly(((Pending)key.attachment()).channel);
+        waiting.decrementAndGet();
+    }
+
+    private void closeWaiting()
+    {
+        try
+        {
+            for (final SelectionKey key : selector.keys())
+            {
+                if (key.attachment() instanceof Pending)
                 {
-                    return;
+                    closeQuietly(((Pending)key.attachment()).channel);
                 }
             }
+            selector.close();
+        }
+        catch (final IOException | ClosedSelectorException ignore)
+        {
+            // Closing: nothing more to release.
         }
     }
 
@@ -96,20 +283,42 @@ final class UnixControlServer implements ControlServer, ShmResource
     @Override
     public ControlChannel accept()
     {
-        final SocketChannel channel = accepted.poll();
-        if (null == channel)
+        final UnixControlChannel channel = ready.poll();
+        if (null != channel)
         {
-            return null;
+            waiting.decrementAndGet();
         }
-        try
-        {
-            return new UnixControlChannel(channel, names, maxMessageLength, queueLength);
-        }
-        catch (final IOException ex)
-        {
-            closeQuietly(channel);
-            return null;
-        }
+        return channel;
+    }
+
+    @Override
+    public void reserve(final int sessions)
+    {
+        pool.reserve(sessions);
+    }
+
+    /** @return full-size queue pairs allocated (two direct buffers each). */
+    int queuesReserved()
+    {
+        return pool.reserved();
+    }
+
+    @Override
+    public long connectionsTimedOut()
+    {
+        return timedOut.get();
+    }
+
+    @Override
+    public long connectionsOverLimit()
+    {
+        return overLimit.get();
+    }
+
+    @Override
+    public long connectionsMalformed()
+    {
+        return malformed.get();
     }
 
     @Override
@@ -127,32 +336,30 @@ final class UnixControlServer implements ControlServer, ShmResource
     @Override
     public void close()
     {
-        try
-        {
-            server.close();
-        }
-        catch (final IOException ignore)
-        {
-            // Nothing more to release.
-        }
+        closeQuietly(server);
+        selector.wakeup();
         ShmFiles.delete(socket);
         try
         {
-            acceptor.join(1000);
+            screener.join(1000);
         }
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
         }
-        SocketChannel left;
-        while (null != (left = accepted.poll()))
+        UnixControlChannel left;
+        while (null != (left = ready.poll()))
         {
-            closeQuietly(left);
+            left.close();
         }
     }
 
-    private static void closeQuietly(final SocketChannel channel)
+    private static void closeQuietly(final java.nio.channels.Channel channel)
     {
+        if (null == channel)
+        {
+            return;
+        }
         try
         {
             channel.close();

@@ -57,7 +57,7 @@ class ShmTransportTest
     {
         final ControlServer server = publisherSide.bindControl();
         final ControlChannel consumerChannel = consumerSide.connectControl(TimeUnit.SECONDS.toNanos(5));
-        final ControlChannel publisherChannel = acceptWithin(server);
+        final ControlChannel publisherChannel = acceptGreeted(server, consumerChannel);
 
         final MemoryRegion target = consumerSide.registerRegion(1024, RegionAccess.REMOTE_WRITE);
         final MemoryRegion source = publisherSide.registerRegion(64, RegionAccess.LOCAL);
@@ -77,8 +77,8 @@ class ShmTransportTest
     void shouldRefuseARemoteRegionWithTheWrongKey()
     {
         final ControlServer server = publisherSide.bindControl();
-        consumerSide.connectControl(TimeUnit.SECONDS.toNanos(5));
-        final ControlChannel publisherChannel = acceptWithin(server);
+        final ControlChannel publisherChannel =
+            acceptGreeted(server, consumerSide.connectControl(TimeUnit.SECONDS.toNanos(5)));
         final MemoryRegion target = consumerSide.registerRegion(1024, RegionAccess.REMOTE_WRITE);
         final RemoteKey key = target.remoteKey();
 
@@ -204,7 +204,7 @@ class ShmTransportTest
     {
         final ControlServer server = publisherSide.bindControl();
         final ControlChannel consumerChannel = consumerSide.connectControl(TimeUnit.SECONDS.toNanos(5));
-        final ControlChannel publisherChannel = acceptWithin(server);
+        final ControlChannel publisherChannel = acceptGreeted(server, consumerChannel);
         final UnsafeBuffer message = new UnsafeBuffer(new byte[4096]);
 
         for (int i = 0; i < 100; i++)
@@ -236,7 +236,7 @@ class ShmTransportTest
     {
         final ControlServer server = publisherSide.bindControl();
         final ControlChannel consumerChannel = consumerSide.connectControl(TimeUnit.SECONDS.toNanos(5));
-        final ControlChannel publisherChannel = acceptWithin(server);
+        final ControlChannel publisherChannel = acceptGreeted(server, consumerChannel);
 
         consumerChannel.close();
 
@@ -273,6 +273,24 @@ class ShmTransportTest
         final TransportException ex = assertThrows(TransportException.class,
             () -> consumerSide.connectControl(TimeUnit.MILLISECONDS.toNanos(50)));
         assertTrue(ex.getMessage().contains("no publisher answers"), ex.getMessage());
+    }
+
+    /**
+     * The publisher's server hands a connection over once its first message arrived: sends one, accepts, and takes
+     * that message off the publisher's end.
+     */
+    private static ControlChannel acceptGreeted(final ControlServer server, final ControlChannel consumerChannel)
+    {
+        assertEquals(TransportResult.OK, consumerChannel.offer(new UnsafeBuffer(new byte[8]), 0, 8));
+        final ControlChannel publisherChannel = acceptWithin(server);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        int taken = 0;
+        while (taken == 0 && System.nanoTime() < deadline)
+        {
+            taken = publisherChannel.poll((buffer, offset, length) -> assertEquals(8, length), 1);
+        }
+        assertEquals(1, taken, "the first message");
+        return publisherChannel;
     }
 
     private static ControlChannel acceptWithin(final ControlServer server)
