@@ -94,6 +94,12 @@ public final class IngressCommand implements Callable<Integer>
             "session joined late from its start.")
     private long firstSequence;
 
+    @Option(names = "--session", paramLabel = "NAME", defaultValue = "",
+        description = "The only MoldUDP64 session to accept (up to 10 characters); packets of any other are counted " +
+            "and dropped. Default: none, a session is accepted once both lines (or consecutive packets of one) show " +
+            "it, the same rule as [feed] session in run (docs/FEED.md).")
+    private String session;
+
     @Option(names = "--gap-wait-us", paramLabel = "US", defaultValue = "200",
         description = "How long a gap waits for the other line before it is re-requested (default ${DEFAULT-VALUE}).")
     private long gapWaitMicros;
@@ -383,6 +389,7 @@ public final class IngressCommand implements Callable<Integer>
                 "0 or more, --retry-interval-us 1 or more, --max-retries 0 or more");
         }
         final FeedSession.Context context = new FeedSession.Context()
+            .session(session)
             .firstSequence(firstSequence)
             .gapWaitNanos(TimeUnit.MICROSECONDS.toNanos(gapWaitMicros))
             .retryIntervalNanos(TimeUnit.MICROSECONDS.toNanos(retryIntervalMicros))

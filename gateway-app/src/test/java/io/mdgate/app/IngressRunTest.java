@@ -73,6 +73,7 @@ class IngressRunTest
         return new FeedSession(new FeedSession.Context()
             .messageHandler((buffer, offset, length, sequence) -> { })
             .gapHandler((first, count) -> { })
+            .session("TEST")
             .firstSequence(1)
             .gapWaitNanos(gapWaitNanos));
     }

@@ -170,6 +170,14 @@ class IngressSocketCommandTest
         assertTrue(err.toString().contains("maxRetries must be 0"), err::toString);
     }
 
+    @Test
+    void shouldRefuseASessionNameThatIsNotAMoldUdp64Session()
+    {
+        assertEquals(2, ingress("--ingress", "socket", "--interface", "lo", "--session", "ELEVENCHARS"));
+        assertTrue(err.toString().contains("session: MoldUDP64 session 'ELEVENCHARS' has 11 characters"),
+            err::toString);
+    }
+
     private static String[] concat(final List<String> first, final String... more)
     {
         final List<String> all = new java.util.ArrayList<>(first);

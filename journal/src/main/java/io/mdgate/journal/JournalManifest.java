@@ -20,6 +20,11 @@ import java.util.Properties;
 final class JournalManifest
 {
     static final int FORMAT_VERSION = 1;
+    /**
+     * Oldest tick schema version this build reads: version 2 only added the SESSION event type, so the ticks of a
+     * version 1 journal read the same. New journals are written with {@link TickEncoder#SCHEMA_VERSION}.
+     */
+    static final int OLDEST_SCHEMA_VERSION = 1;
 
     private static final String FORMAT = "format";
     private static final String SCHEMA_ID = "tickSchemaId";
@@ -28,10 +33,24 @@ final class JournalManifest
     private static final String ROLL_CYCLE = "rollCycle";
 
     private final JournalRollCycle rollCycle;
+    private final int schemaVersion;
 
+    /** A manifest for a journal this build writes: the current tick schema version. */
     JournalManifest(final JournalRollCycle rollCycle)
     {
+        this(rollCycle, TickEncoder.SCHEMA_VERSION);
+    }
+
+    private JournalManifest(final JournalRollCycle rollCycle, final int schemaVersion)
+    {
         this.rollCycle = rollCycle;
+        this.schemaVersion = schemaVersion;
+    }
+
+    /** @return the tick schema version the manifest names: older than this build's when an older one wrote it. */
+    int schemaVersion()
+    {
+        return schemaVersion;
     }
 
     JournalRollCycle rollCycle()
@@ -63,12 +82,13 @@ final class JournalManifest
         }
         expect(file, properties, FORMAT, FORMAT_VERSION);
         expect(file, properties, SCHEMA_ID, TickEncoder.SCHEMA_ID);
-        expect(file, properties, SCHEMA_VERSION, TickEncoder.SCHEMA_VERSION);
+        expectBetween(file, properties, SCHEMA_VERSION, OLDEST_SCHEMA_VERSION, TickEncoder.SCHEMA_VERSION);
         expect(file, properties, TICK_LENGTH, TickEncoder.BLOCK_LENGTH);
         final String rollCycle = properties.getProperty(ROLL_CYCLE);
         try
         {
-            return new JournalManifest(JournalRollCycle.valueOf(rollCycle));
+            return new JournalManifest(JournalRollCycle.valueOf(rollCycle),
+                Integer.parseInt(properties.getProperty(SCHEMA_VERSION)));
         }
         catch (final IllegalArgumentException | NullPointerException ex)
         {
@@ -101,6 +121,21 @@ final class JournalManifest
         {
             throw new JournalException("cannot write " + file + ": " + ex.getMessage(), ex);
         }
+    }
+
+    private static void expectBetween(
+        final Path file, final Properties properties, final String key, final int oldest, final int newest)
+    {
+        final String value = properties.getProperty(key);
+        for (int version = oldest; version <= newest; version++)
+        {
+            if (Integer.toString(version).equals(value))
+            {
+                return;
+            }
+        }
+        throw new JournalException(file + ": " + key + " is " + value + " where this mdgate reads " + oldest +
+            " to " + newest + "; read the journal with the mdgate version that recorded it");
     }
 
     private static void expect(final Path file, final Properties properties, final String key, final int expected)

@@ -85,7 +85,7 @@ final class JournalWriter implements AutoCloseable
         }
         if (tickTime.isRecordTime())
         {
-            tickTime.advanceTo(buffer.getLong(offset + TickReplay.EXCHANGE_TIME_OFFSET, ByteOrder.LITTLE_ENDIAN));
+            tickTime.advanceTo(recordTime(buffer, offset));
         }
         try (DocumentContext document = tickAppender.writingDocument())
         {
@@ -172,6 +172,18 @@ final class JournalWriter implements AutoCloseable
             packetAppender.close();
             packetAppender = null;
         }
+    }
+
+    /**
+     * @return the time that chooses a tick's cycle with record time: its exchange time, or its receive time when it
+     * has none (0: the SESSION tick of a journal's first session, which has no tick before it), so it does not fall
+     * back to the wall clock and land in a cycle after the ones its successors go to.
+     */
+    private static long recordTime(final DirectBuffer buffer, final int offset)
+    {
+        final long exchangeTime = buffer.getLong(offset + TickReplay.EXCHANGE_TIME_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        return exchangeTime != 0 ? exchangeTime :
+            buffer.getLong(offset + TickReplay.RECEIVE_TIME_OFFSET, ByteOrder.LITTLE_ENDIAN);
     }
 
     /** Copies bytes in native order both sides, so the record holds exactly the source bytes. */

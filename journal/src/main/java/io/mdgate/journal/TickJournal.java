@@ -1,5 +1,7 @@
 package io.mdgate.journal;
 
+import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.tick.sbe.TickEncoder;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -11,12 +13,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * The gateway's journal of every tick and raw packet. Opening it checks the files (a truncated or inconsistent
  * cycle file is refused with a {@link JournalDamagedException}) and finds the last tick journaled, so the
- * normalizer can start at {@link #nextGatewaySequence()} and the gateway sequence runs on across restarts.
+ * normalizer can start at {@link #nextGatewaySequence()} and the gateway sequence runs on across restarts, and where
+ * the feed stood ({@link #resumePoint()}), so a restarted gateway resumes its session without a duplicate.
  * <pre>
  *   core thread:  Normalizer -> publisher() --(one-to-one ring)--> agent(): JournalAgent -> tick / packet queues
  *                 ingress    -> publisher()                                 `-> journaledSequence()
@@ -32,6 +36,7 @@ public final class TickJournal implements AutoCloseable
     private final SingleChronicleQueue ticks;
     private final SingleChronicleQueue packets;
     private final long lastSequence;
+    private final Optional<ResumePoint> resumePoint;
     private final Position journaled;
     private final JournalPublisher publisher;
     private final JournalAgent agent;
@@ -42,13 +47,15 @@ public final class TickJournal implements AutoCloseable
         final SingleChronicleQueue packets,
         final CycleTimeProvider tickTime,
         final CycleTimeProvider packetTime,
-        final long lastSequence)
+        final long lastSequence,
+        final Optional<ResumePoint> resumePoint)
     {
         this.directory = context.directory();
         this.rollCycle = context.rollCycle();
         this.ticks = ticks;
         this.packets = packets;
         this.lastSequence = lastSequence;
+        this.resumePoint = resumePoint;
         this.journaled = context.journaledPosition();
         journaled.setRelease(lastSequence);
         final OneToOneRingBuffer ring = new OneToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(
@@ -85,12 +92,13 @@ public final class TickJournal implements AutoCloseable
             packets = context.recordPackets() ?
                 ChronicleQueues.open(JournalLayout.packets(directory), context.rollCycle(), packetTime, false) : null;
             final long lastSequence = lastTick(ticks);
+            final Optional<ResumePoint> resumePoint = resumePoint(ticks);
             tickTime.notBefore(newestCycleStart(ticks, context.rollCycle()));
             if (packets != null)
             {
                 packetTime.notBefore(newestCycleStart(packets, context.rollCycle()));
             }
-            return new TickJournal(context, ticks, packets, tickTime, packetTime, lastSequence);
+            return new TickJournal(context, ticks, packets, tickTime, packetTime, lastSequence, resumePoint);
         }
         catch (final RuntimeException ex)
         {
@@ -120,6 +128,37 @@ public final class TickJournal implements AutoCloseable
     public long nextGatewaySequence()
     {
         return lastSequence == TickReplay.NO_SEQUENCE ? 1 : lastSequence + 1;
+    }
+
+    /**
+     * Where the feed stood at the last tick journaled before this open, for a restarted gateway to resume the session
+     * it was in: its number and MoldUDP64 name, the next exchange sequence, the last exchange time, the next gateway
+     * sequence. Computed at open from the tick queue alone (docs/JOURNAL.md, "Resuming after a restart").
+     *
+     * @return the resume point, or empty for an empty journal or one whose last session has no SESSION tick (ticks
+     * journaled before SESSION ticks existed): then start as for a new journal.
+     */
+    public Optional<ResumePoint> resumePoint()
+    {
+        return resumePoint;
+    }
+
+    /**
+     * Delivers the ticks of the resume point's session that are journaled, from its SESSION tick to the last tick
+     * before this open, in order: what rebuilds the session's books after a restart (give it an
+     * {@code io.mdgate.core.tick.BookRestore}). Start-up thread, before the normalizer publishes.
+     *
+     * @param point   the resume point, from {@link #resumePoint()}.
+     * @param handler receives each tick; the bytes are valid during the call only.
+     * @return ticks delivered.
+     * @throws JournalDamagedException when a tick of the range is damaged or missing.
+     */
+    public long replaySession(final ResumePoint point, final TickHandler handler)
+    {
+        try (TickReplay replay = newTickReplay())
+        {
+            return replay.replay(point.sessionStartSequence(), point.lastGatewaySequence(), handler);
+        }
     }
 
     /**
@@ -176,6 +215,11 @@ public final class TickJournal implements AutoCloseable
                         manifest.rollCycle() + ", not " + rollCycle + "; open it with " + manifest.rollCycle() +
                         " or record into a new directory");
                 }
+                if (manifest.schemaVersion() < TickEncoder.SCHEMA_VERSION)
+                {
+                    // this writer may append ticks the older schema lacks (SESSION): an older reader must refuse
+                    new JournalManifest(rollCycle).write(directory);
+                }
                 return;
             }
             Files.createDirectories(directory);
@@ -210,6 +254,14 @@ public final class TickJournal implements AutoCloseable
                 }
             }
             return TickReplay.NO_SEQUENCE;
+        }
+    }
+
+    private static Optional<ResumePoint> resumePoint(final SingleChronicleQueue ticks)
+    {
+        try (TickReplay replay = new TickReplay(ticks))
+        {
+            return ResumePointFinder.find(replay);
         }
     }
 

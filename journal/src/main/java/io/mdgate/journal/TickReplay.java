@@ -281,6 +281,43 @@ public final class TickReplay implements AutoCloseable
         return readSequence(ordinal);
     }
 
+    /**
+     * @param ordinal 0 for the oldest tick, {@link #count()} - 1 for the newest (as of the last refresh).
+     * @return the buffer holding a copy of that tick, valid until the next read.
+     * @throws JournalDamagedException when the index promises the tick but the file cannot give it.
+     */
+    UnsafeBuffer tickAt(final long ordinal)
+    {
+        readSequence(ordinal);
+        return tick;
+    }
+
+    /**
+     * Reads on from a position: {@link #moveTo(long)}, then {@link #nextTick()} for each tick in order.
+     *
+     * @throws JournalDamagedException when the index promises the tick but the file cannot give it.
+     */
+    void moveTo(final long ordinal)
+    {
+        if (!cursor.moveTo(ordinal))
+        {
+            throw cursor.promised(ordinal);
+        }
+    }
+
+    /**
+     * @return the buffer holding the next tick after the last one read, valid until the next read.
+     * @throws JournalDamagedException when there is none although the index promised one.
+     */
+    UnsafeBuffer nextTick(final long expectedOrdinal)
+    {
+        if (cursor.next() == QueueCursor.NO_RECORD)
+        {
+            throw cursor.promised(expectedOrdinal);
+        }
+        return tick;
+    }
+
     /** Reads the tick with this ordinal into {@link #tick} and returns its sequence. */
     private long readSequence(final long ordinal)
     {

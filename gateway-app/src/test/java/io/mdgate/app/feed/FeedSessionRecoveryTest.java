@@ -134,6 +134,7 @@ class FeedSessionRecoveryTest
         final SimulatedLines lines = new SimulatedLines(12, MESSAGES, FAULTS, FAULTS);
         final TickDigest clean = new TickDigest();
         final MessageProcessor direct = processor(clean);
+        direct.onSessionStarted(1, new UnsafeBuffer(MoldUdp64Session.of(SimulatedLines.SESSION)), 0, 1);
         for (long sequence = 1; sequence <= lines.messageCount(); sequence++)
         {
             final byte[] message = lines.message(sequence);

@@ -80,10 +80,12 @@ class SessionAgentTest
             egress.poll((buffer, offset) -> ticks.add(new long[] {
                 buffer.getLong(offset + TickLayout.GATEWAY_SEQUENCE_OFFSET, ByteOrder.LITTLE_ENDIAN),
                 buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET) }), 16);
-            assertEquals(1, ticks.size(), "one tick: the other session's packet refused, line B's copy a duplicate");
+            assertEquals(2, ticks.size(),
+                "the session's start and one event: the other session's packet refused, line B's copy a duplicate");
             assertEquals(41, ticks.get(0)[0], "the gateway sequence starts where it was told");
-            assertEquals(EventType.SYSTEM_EVENT.value(), ticks.get(0)[1]);
-            assertNotEquals(TickStamps.UNKNOWN, stamps.stampOf(41), "stamped for the later stages");
+            assertEquals(EventType.SESSION.value(), ticks.get(0)[1]);
+            assertEquals(EventType.SYSTEM_EVENT.value(), ticks.get(1)[1]);
+            assertNotEquals(TickStamps.UNKNOWN, stamps.stampOf(42), "stamped for the later stages");
 
             systemEvent("ACCEPTED01", 2, 'E', FeedLines.A);
             agent.doWork();
@@ -92,8 +94,8 @@ class SessionAgentTest
             try (CountersFile file = CountersFile.open(dir.resolve("c")))
             {
                 assertEquals(1, file.snapshot().value("feed.refused_session_packets"));
-                assertEquals(2, file.snapshot().value("session.ticks"));
-                assertEquals(42, file.snapshot().value("session.last_sequence"));
+                assertEquals(3, file.snapshot().value("session.ticks"));
+                assertEquals(43, file.snapshot().value("session.last_sequence"));
                 assertEquals(2, file.snapshot().value("feed.messages.delivered"));
                 assertEquals(1, file.snapshot().value("feed.B.duplicates"));
             }
@@ -104,6 +106,7 @@ class SessionAgentTest
     void shouldWaitForRoomInAFullEgressRingRatherThanDropATick() throws Exception
     {
         final int count = 300;
+        final int ticks = count + 1;
         final TickRing egress = new TickRing(64);
         final TickStamps stamps = new TickStamps(1024);
         final List<Long> received = new ArrayList<>();
@@ -121,7 +124,7 @@ class SessionAgentTest
             }
             final Thread slowEgress = new Thread(() ->
             {
-                while (received.size() < count)
+                while (received.size() < ticks)
                 {
                     egress.poll((buffer, offset) -> received.add(
                         buffer.getLong(offset + TickLayout.GATEWAY_SEQUENCE_OFFSET, ByteOrder.LITTLE_ENDIAN)), 8);
@@ -133,14 +136,14 @@ class SessionAgentTest
             slowEgress.join(30_000);
             agent.onClose();
 
-            assertEquals(count, received.size(), "every tick reached the egress");
-            for (int i = 0; i < count; i++)
+            assertEquals(ticks, received.size(), "every tick, the session's start included, reached the egress");
+            for (int i = 0; i < ticks; i++)
             {
                 assertEquals(i + 1, received.get(i), "in sequence, no hole");
             }
             try (CountersFile file = CountersFile.open(dir.resolve("c")))
             {
-                assertEquals(count, file.snapshot().value("session.ticks"));
+                assertEquals(ticks, file.snapshot().value("session.ticks"));
                 assertNotEquals(0, file.snapshot().value("egress.ring.back_pressured"), "the waits were counted");
             }
         }

@@ -20,10 +20,14 @@ final class FeedCounters
     final long[] gapsDeclaredLost = new long[LINES];
     final long[] malformed = new long[LINES];
     final long[] stalePeriods = new long[LINES];
+    final long[] implausible = new long[LINES];
 
-    final long[] gapsLostByReason = new long[FeedSession.LOST_SESSION_CHANGED + 1];
+    final long[] gapsLostByReason = new long[FeedSession.LOST_REQUEST_BUDGET + 1];
     long messagesLost;
     long otherSessionPackets;
+    long refusedSessionPackets;
+    long candidateSessionPackets;
+    long sequenceJumps;
     long packetsAfterEndOfSession;
     long unknownLinePackets;
     long sessionChanges;

@@ -20,15 +20,21 @@ import java.nio.ByteOrder;
  *   requests of at most {@code maxRequestCount} messages, paced by a token bucket; a round that brings nothing is
  *   repeated every {@code retryIntervalNanos}, at most {@code maxRetries} more times. Answers arrive as packets on
  *   {@link FeedLines#RECOVERY}. Held packets leave, in order, as soon as the gap before them fills.</li>
- *   <li>A gap is declared lost when its retries are exhausted, when its wait expires and there is no re-request
- *   server, when the hold (or its index) is full and room is needed, or when the session changes; it is counted,
- *   passed to the {@link GapHandler} in stream order and reported once to the {@link FeedSessionListener}.</li>
+ *   <li>A gap is declared lost when its retries are exhausted, when the messages asked for it reach the request
+ *   budget, when its wait expires and there is no re-request server, when the hold (or its index) is full and room
+ *   is needed, or when the session changes while it is open; it is counted, passed to the {@link GapHandler} in
+ *   stream order and reported once to the {@link FeedSessionListener}.</li>
  *   <li>Heartbeats and the end-of-session marker carry the next sequence, so they reveal holes at the tail too.
- *   A line silent for {@code staleLineNanos} is reported stale once per silent period.</li>
- *   <li>End of session: once everything before the marker has left, the session is over (flag and callback) and
- *   later packets of it are counted and dropped. A packet with a new session id on line A or B starts a new
- *   session: gaps still open in the old one are declared, what it held is delivered, and the new session expects
- *   sequence 1 (its first); packets of the previous session are counted and dropped from then on.</li>
+ *   A line silent for {@code staleLineNanos} is reported stale once per silent period. A packet further ahead of
+ *   what is known than the plausibility window is counted as implausible and dropped, unless the jump is
+ *   corroborated (both lines, or consecutive packets of one line).</li>
+ *   <li>Sessions: a configured session is accepted with its first packet and every other one is dropped. Without
+ *   one, a session name not yet accepted is a candidate: its packets are held (bounded) and counted until it is
+ *   corroborated (seen on both lines, or {@code confirmPackets} consecutive packets on one) and the current session
+ *   may be left (there is none, it delivered its end of session, or everything it revealed is resolved and each
+ *   line has moved on to the candidate or gone stale). The new session expects sequence 1; its held packets go
+ *   through the usual arbitration; the gap handler and the listener are told once. Packets of the previous session
+ *   are counted and dropped from then on. After the end of session, packets of it are counted and dropped.</li>
  *   <li>Malformed packets (as {@link MoldUdp64PacketDecoder} finds them, plus sequence 0, which MoldUDP64 never
  *   assigns) are counted per line and dropped, never thrown.</li>
  * </ul>
@@ -49,6 +55,8 @@ public final class FeedSession implements PacketHandler
     public static final int LOST_HOLD_FULL = 3;
     /** A new session started while the gap was open. */
     public static final int LOST_SESSION_CHANGED = 4;
+    /** The messages asked for the gap, over all its requests, reached {@link Context#maxRequestedPerGap}. */
+    public static final int LOST_REQUEST_BUDGET = 5;
 
     /** Highest sequence accepted in a header: leaves room for a packet's count without overflow. */
     static final long MAX_SEQUENCE = Long.MAX_VALUE - 0x1_0000L;
@@ -70,6 +78,11 @@ public final class FeedSession implements PacketHandler
     private final long staleLineNanos;
     private final int maxRetries;
     private final int maxRequestCount;
+    private final byte[] configuredSession;
+    private final UnsafeBuffer configuredSessionView;
+    private final int confirmPackets;
+    private final long plausibleWindow;
+    private final long maxRequestedPerGap;
 
     private final MoldUdp64PacketDecoder decoder = new MoldUdp64PacketDecoder();
     private final MoldUdp64MessageHandler deliverer = this::onSessionMessage;
@@ -77,6 +90,10 @@ public final class FeedSession implements PacketHandler
     private final PacketHold hold;
     private final GapTable gaps;
     private final TokenBucket requestTokens;
+    private final SessionCandidates candidates = new SessionCandidates();
+    private final PacketHold candidateHold;
+    private final int[] lineCandidate = new int[2];
+    private final Corroboration jump = new Corroboration();
 
     private final byte[] session = new byte[SESSION_LENGTH];
     private final UnsafeBuffer sessionView = new UnsafeBuffer(session);
@@ -115,9 +132,23 @@ public final class FeedSession implements PacketHandler
         this.staleLineNanos = context.staleLineNanos();
         this.maxRetries = context.maxRetries();
         this.maxRequestCount = context.maxRequestCount();
+        this.configuredSession = context.sessionBytes();
+        this.configuredSessionView = null == configuredSession ? null : new UnsafeBuffer(configuredSession);
+        this.confirmPackets = context.confirmPackets();
+        this.plausibleWindow = context.plausibleSequenceWindow();
+        this.maxRequestedPerGap = context.maxRequestedPerGap();
         this.hold = new PacketHold(context.holdBytes(), context.holdPackets());
+        this.candidateHold = new PacketHold(
+            Math.max(Context.MIN_HOLD_BYTES, context.holdBytes() / 8), Math.max(16, context.holdPackets() / 8));
         this.gaps = new GapTable(context.holdPackets() + 2, counters);
         this.requestTokens = new TokenBucket(context.requestsPerSecond(), context.requestBurst());
+        if (null != context.resumeSessionName())
+        {
+            System.arraycopy(context.resumeSessionName(), 0, session, 0, SESSION_LENGTH);
+            this.sessionNumber = context.resumeSessionNumber();
+            this.expected = context.resumeNextSequence();
+            this.highestKnown = expected;
+        }
     }
 
     @Override
@@ -145,13 +176,44 @@ public final class FeedSession implements PacketHandler
             return;
         }
         if ((sessionNumber == 0 || !sameSession(sessionView, buffer, offset)) &&
-            !startSession(line, buffer, offset, length, sequence))
+            !admitSession(line, buffer, offset, length, sequence, count, receiveTimestampNanos))
         {
             return;
         }
+        if (line != FeedLines.RECOVERY)
+        {
+            lineCandidate[line] = 0;
+        }
+        onSessionPacket(line, buffer, offset, length, receiveTimestampNanos, sequence, count, false);
+        if (!candidates.isEmpty())
+        {
+            acceptWaitingCandidate();
+        }
+    }
+
+    /**
+     * A packet of the current session.
+     *
+     * @param trusted true when its sequence was corroborated already (a candidate's packets replayed at acceptance).
+     */
+    private void onSessionPacket(
+        final int line,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long timestamp,
+        final long sequence,
+        final int count,
+        final boolean trusted)
+    {
         if (ended)
         {
             counters.packetsAfterEndOfSession++;
+            return;
+        }
+        if (!trusted && sequence - highestKnown > plausibleWindow &&
+            !corroborateJump(line, buffer, offset, length, timestamp, sequence, count))
+        {
             return;
         }
         if (count == 0 || count == END_OF_SESSION_COUNT)
@@ -160,9 +222,45 @@ public final class FeedSession implements PacketHandler
         }
         else
         {
-            onData(line, buffer, offset, length, receiveTimestampNanos, sequence, count);
+            onData(line, buffer, offset, length, timestamp, sequence, count);
         }
         checkEnd();
+    }
+
+    /**
+     * A packet far ahead of everything known: counted as implausible and dropped, unless it corroborates a jump seen
+     * before (both lines, or consecutive packets of one line), which is then taken as real.
+     *
+     * @return true when the packet is to be taken.
+     */
+    private boolean corroborateJump(
+        final int line,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long timestamp,
+        final long sequence,
+        final int count)
+    {
+        if (line == FeedLines.RECOVERY)
+        {
+            counters.implausible[line]++;
+            return false;
+        }
+        if (!isWellFormed(buffer, offset, length, count))
+        {
+            counters.malformed[line]++;
+            return false;
+        }
+        jump.add(line, sequence, endOf(sequence, count), plausibleWindow, timestamp);
+        if (!jump.isCorroborated(confirmPackets))
+        {
+            counters.implausible[line]++;
+            return false;
+        }
+        jump.clear();
+        counters.sequenceJumps++;
+        return true;
     }
 
     /**
@@ -190,6 +288,10 @@ public final class FeedSession implements PacketHandler
         if (!gaps.isEmpty())
         {
             work += serviceGaps();
+        }
+        if (!candidates.isEmpty())
+        {
+            work += acceptWaitingCandidate();
         }
         return work;
     }
@@ -445,37 +547,177 @@ public final class FeedSession implements PacketHandler
     }
 
     /**
-     * A packet whose session id is not the current one: the first session, a new one, or a packet to drop.
+     * A packet whose session id is not the current one: the previous session's or another session's answer (dropped),
+     * the configured session (accepted at once), or a candidate, held until it is corroborated and the current
+     * session may be left (docs/FEED.md, "Session acceptance").
      *
-     * @return true when the packet belongs to the (possibly new) current session.
+     * @return true when the packet belongs to the (possibly new) current session and is still to be processed.
      */
-    private boolean startSession(
-        final int line, final DirectBuffer buffer, final int offset, final int length, final long sequence)
+    private boolean admitSession(
+        final int line,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long sequence,
+        final int count,
+        final long timestamp)
     {
         if ((hasPreviousSession && sameSession(previousSessionView, buffer, offset)) || line == FeedLines.RECOVERY)
         {
             counters.otherSessionPackets++;
             return false;
         }
-        if (decoder.decode(buffer, offset, length, VALIDATE_ONLY) < 0 || !isPrintable(buffer, offset))
+        if (!isWellFormed(buffer, offset, length, count) || !isPrintable(buffer, offset))
         {
             counters.malformed[line]++;
             return false;
         }
+        if (null != configuredSession)
+        {
+            if (!sameSession(configuredSessionView, buffer, offset))
+            {
+                counters.refusedSessionPackets++;
+                return false;
+            }
+            beginSession(buffer, offset, sequence, line, timestamp);
+            return true;
+        }
+        counters.candidateSessionPackets++;
+        final int slot = candidates.slotFor(buffer, offset);
+        final int id = candidates.id(slot);
+        candidates.evidence(slot).add(line, sequence, endOf(sequence, count), plausibleWindow, timestamp);
+        lineCandidate[line] = id;
+        if (!candidateHold.canHold(length))
+        {
+            // Full (strays of long ago, or a long wait): what it held is recovered like any gap once accepted.
+            candidateHold.clear();
+        }
+        candidateHold.add(buffer, offset, length, sequence, count, line, timestamp, id);
+        if (canAccept(slot))
+        {
+            acceptCandidate(slot);
+        }
+        return false;
+    }
+
+    /**
+     * @return true when the candidate is corroborated and the current session may be left: there is none, it ended,
+     * or everything it revealed is resolved and each line has moved on to the candidate (or gone stale).
+     */
+    private boolean canAccept(final int slot)
+    {
+        if (!candidates.evidence(slot).isCorroborated(confirmPackets))
+        {
+            return false;
+        }
+        if (sessionNumber == 0 || ended)
+        {
+            return true;
+        }
+        final int id = candidates.id(slot);
+        return gaps.isEmpty() && hold.isEmpty() &&
+            (lineCandidate[FeedLines.A] == id || stale[FeedLines.A]) &&
+            (lineCandidate[FeedLines.B] == id || stale[FeedLines.B]);
+    }
+
+    /** @return 1 when a candidate held back (by the current session's tail) could be accepted now. */
+    private int acceptWaitingCandidate()
+    {
+        for (int slot = 0; slot < SessionCandidates.SLOTS; slot++)
+        {
+            if (candidates.evidence(slot).isActive() && canAccept(slot))
+            {
+                acceptCandidate(slot);
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Makes the candidate the current session, then delivers its held packets through the usual arbitration and
+     * opens a gap for any it showed that could not be held, so they are recovered.
+     */
+    private void acceptCandidate(final int slot)
+    {
+        final Corroboration evidence = candidates.evidence(slot);
+        final int id = candidates.id(slot);
+        final long known = evidence.highest();
+        final int line = evidence.lastLine();
+        beginSession(candidates.names(), SessionCandidates.nameOffset(slot), evidence.lowest(), line,
+            evidence.lastTimestamp());
+        candidates.clear();
+        lineCandidate[FeedLines.A] = 0;
+        lineCandidate[FeedLines.B] = 0;
+        replayCandidate(id);
+        if (known > highestKnown && !ended)
+        {
+            reveal(known, line);
+        }
+    }
+
+    private void replayCandidate(final int id)
+    {
+        while (!candidateHold.isEmpty())
+        {
+            final int entry = candidateHold.lowestEntry();
+            if (candidateHold.tag(entry) == id)
+            {
+                final DirectBuffer held = candidateHold.buffer();
+                final int at = candidateHold.offset(entry);
+                onSessionPacket(candidateHold.line(entry), held, at, candidateHold.length(entry),
+                    candidateHold.timestamp(entry), candidateHold.sequence(entry), candidateHold.count(entry), true);
+            }
+            candidateHold.removeLowest();
+        }
+        candidateHold.clear();
+    }
+
+    /** Opens a gap from what is known up to {@code sequence}, revealed by the line. */
+    private void reveal(final long sequence, final int line)
+    {
+        while (gaps.isFull())
+        {
+            declareFront(LOST_HOLD_FULL);
+        }
+        gaps.open(highestKnown, sequence, line, nowNanos + gapWaitNanos);
+        highestKnown = sequence;
+    }
+
+    /**
+     * Starts a session, the first or a new one: the old one's open gaps are declared and what it held delivered, the
+     * first sequence is the configured one (first session), the lowest seen (first session from its first packet)
+     * or 1 (a change). The gap handler and the listener are told once.
+     */
+    private void beginSession(
+        final DirectBuffer name, final int nameOffset, final long lowest, final int line, final long timestamp)
+    {
         final boolean first = sessionNumber == 0;
         if (!first)
         {
             endOldSession();
         }
-        buffer.getBytes(offset, session);
+        name.getBytes(nameOffset, session, 0, SESSION_LENGTH);
         sessionNumber++;
-        expected = first ? (firstSequence > 0 ? firstSequence : sequence) : 1;
+        expected = first ? (firstSequence > 0 ? firstSequence : lowest) : 1;
         highestKnown = expected;
         endSeen = false;
         endSequence = 0;
         ended = false;
-        listener.onSessionStarted(sessionNumber, sessionView, 0, expected);
-        return true;
+        jump.clear();
+        if (null != packetContextHandler)
+        {
+            packetContextHandler.onPacketContext(line, timestamp);
+        }
+        gapHandler.onSessionStarted(sessionNumber, sessionView, 0, expected);
+        if (hasPreviousSession)
+        {
+            listener.onSessionChanged(sessionNumber, previousSessionView, 0, sessionView, 0, expected);
+        }
+        else
+        {
+            listener.onSessionStarted(sessionNumber, sessionView, 0, expected);
+        }
     }
 
     /** Declares every gap still open, delivers what was held, and remembers the session so its stragglers drop. */
@@ -490,6 +732,20 @@ public final class FeedSession implements PacketHandler
         counters.sessionChanges++;
         System.arraycopy(session, 0, previousSession, 0, SESSION_LENGTH);
         hasPreviousSession = true;
+    }
+
+    private boolean isWellFormed(final DirectBuffer buffer, final int offset, final int length, final int count)
+    {
+        if (count == 0 || count == END_OF_SESSION_COUNT)
+        {
+            return length == HEADER_LENGTH;
+        }
+        return decoder.decode(buffer, offset, length, VALIDATE_ONLY) >= 0;
+    }
+
+    private static long endOf(final long sequence, final int count)
+    {
+        return count == END_OF_SESSION_COUNT ? sequence : sequence + count;
     }
 
     private void checkEnd()
@@ -592,11 +848,11 @@ public final class FeedSession implements PacketHandler
         {
             if (followUp > gaps.from(i))
             {
-                if (!takeToken())
+                if (overBudget(i, followUp - gaps.from(i)) || !takeToken())
                 {
                     return sent;
                 }
-                send(gaps.from(i), (int)(followUp - gaps.from(i)));
+                send(i, gaps.from(i), (int)(followUp - gaps.from(i)));
                 sent++;
                 gaps.deadline(i, nowNanos + retryIntervalNanos);
             }
@@ -604,18 +860,29 @@ public final class FeedSession implements PacketHandler
         }
         while (gaps.requestedTo(i) < gaps.to(i))
         {
-            if (!takeToken())
+            final long first = gaps.requestedTo(i);
+            final int count = (int)Math.min(gaps.to(i) - first, maxRequestCount);
+            if (overBudget(i, count) || !takeToken())
             {
                 return sent;
             }
-            final long first = gaps.requestedTo(i);
-            final int count = (int)Math.min(gaps.to(i) - first, maxRequestCount);
-            send(first, count);
+            send(i, first, count);
             sent++;
             gaps.requestedTo(i, first + count);
             gaps.deadline(i, nowNanos + retryIntervalNanos);
         }
         return sent;
+    }
+
+    /** @return true, having given the gap up, when asking {@code count} more would go past its request budget. */
+    private boolean overBudget(final int i, final long count)
+    {
+        if (gaps.asked(i) + count <= maxRequestedPerGap)
+        {
+            return false;
+        }
+        gaps.markLost(i, LOST_REQUEST_BUDGET);
+        return true;
     }
 
     private boolean takeToken()
@@ -629,8 +896,9 @@ public final class FeedSession implements PacketHandler
         return false;
     }
 
-    private void send(final long first, final int count)
+    private void send(final int i, final long first, final int count)
     {
+        gaps.asked(i, gaps.asked(i) + count);
         if (requester.request(session, first, count))
         {
             counters.requestsSent++;
@@ -759,13 +1027,40 @@ public final class FeedSession implements PacketHandler
         return counters.packetsAfterEndOfSession;
     }
 
+    /** @return packets of lines A and B naming another session than the configured one, dropped. */
+    public long refusedSessionPackets()
+    {
+        return counters.refusedSessionPackets;
+    }
+
+    /**
+     * @return packets of lines A and B that arrived naming a session not accepted (yet), with no session
+     * configured: held, and delivered if their session is accepted; one stray packet is one of these.
+     */
+    public long candidateSessionPackets()
+    {
+        return counters.candidateSessionPackets;
+    }
+
+    /** @return packets of the line dropped because their sequence was implausibly far ahead of what is known. */
+    public long implausible(final int line)
+    {
+        return counters.implausible[line];
+    }
+
+    /** @return jumps far ahead that were corroborated (both lines, or consecutive packets) and taken as real. */
+    public long sequenceJumps()
+    {
+        return counters.sequenceJumps;
+    }
+
     /** @return packets given with a line index outside {@link FeedLines}. */
     public long unknownLinePackets()
     {
         return counters.unknownLinePackets;
     }
 
-    /** @return times a new session id replaced the current one. */
+    /** @return times a new session replaced the current one (a resumed session is not a change). */
     public long sessionChanges()
     {
         return counters.sessionChanges;
@@ -789,7 +1084,7 @@ public final class FeedSession implements PacketHandler
         return counters.requestsDeferred;
     }
 
-    /** @return the next sequence to deliver; 0 before the first packet. */
+    /** @return the next sequence to deliver; 0 before the first session is accepted. */
     public long nextSequence()
     {
         return expected;
@@ -836,7 +1131,10 @@ public final class FeedSession implements PacketHandler
         return stale[line];
     }
 
-    /** @return 0 before the first packet, 1 for the first session, one more for each change. */
+    /**
+     * @return 0 before the first session is accepted, 1 for the first session, one more for each change; a resumed
+     * session keeps its number.
+     */
     public int sessionNumber()
     {
         return sessionNumber;
@@ -878,6 +1176,11 @@ public final class FeedSession implements PacketHandler
         public static final int DEFAULT_HOLD_BYTES = 8 << 20;
         public static final int DEFAULT_HOLD_PACKETS = 8_192;
         public static final long DEFAULT_STALE_LINE_NANOS = 2_000_000_000L;
+        public static final int DEFAULT_CONFIRM_PACKETS = 3;
+        public static final long DEFAULT_PLAUSIBLE_SEQUENCE_WINDOW = 1_000_000L;
+        public static final long DEFAULT_MAX_REQUESTED_PER_GAP = 10_000_000L;
+        /** The largest gateway session number: a tick's sessionId is a uint16. */
+        public static final int MAX_SESSION_NUMBER = 0xFFFF;
 
         /** The largest UDP payload must fit the hold. */
         public static final int MIN_HOLD_BYTES = 65_536;
@@ -903,6 +1206,16 @@ public final class FeedSession implements PacketHandler
         private int holdBytes = DEFAULT_HOLD_BYTES;
         private int holdPackets = DEFAULT_HOLD_PACKETS;
         private long staleLineNanos = DEFAULT_STALE_LINE_NANOS;
+        private String session;
+        private byte[] sessionBytes;
+        private String sessionProblem;
+        private int confirmPackets = DEFAULT_CONFIRM_PACKETS;
+        private long plausibleSequenceWindow = DEFAULT_PLAUSIBLE_SEQUENCE_WINDOW;
+        private long maxRequestedPerGap = DEFAULT_MAX_REQUESTED_PER_GAP;
+        private byte[] resumeSessionName;
+        private int resumeSessionNumber;
+        private long resumeNextSequence;
+        private boolean resumeGiven;
 
         /**
          * Checks every setting.
@@ -944,6 +1257,24 @@ public final class FeedSession implements PacketHandler
             require(problems, staleLineNanos >= 1_000_000 && staleLineNanos <= 3_600 * SECOND,
                 "staleLineNanos must be 1 ms (1000000) to 1 hour, more than the exchange's heartbeat interval, was " +
                 staleLineNanos);
+            require(problems, null == sessionProblem, sessionProblem);
+            require(problems, confirmPackets >= 2 && confirmPackets <= 1_000,
+                "confirmPackets must be 2 to 1000 (consecutive packets of one line that corroborate a new session or " +
+                "a jump; 1 would let one stray packet through), was " + confirmPackets);
+            require(problems, plausibleSequenceWindow >= 1 && plausibleSequenceWindow <= MAX_SEQUENCE,
+                "plausibleSequenceWindow must be 1 to " + MAX_SEQUENCE + " sequences, was " + plausibleSequenceWindow);
+            require(problems, maxRequestedPerGap >= 1,
+                "maxRequestedPerGap must be 1 or more messages, was " + maxRequestedPerGap);
+            if (resumeGiven)
+            {
+                require(problems, null != resumeSessionName && resumeSessionName.length == SESSION_LENGTH,
+                    "resume needs the 10-byte MoldUDP64 session name, was " +
+                    (null == resumeSessionName ? "null" : resumeSessionName.length + " bytes"));
+                require(problems, resumeSessionNumber >= 1 && resumeSessionNumber <= MAX_SESSION_NUMBER,
+                    "resume's sessionNumber must be 1 to 65535 (a tick's sessionId), was " + resumeSessionNumber);
+                require(problems, resumeNextSequence >= 1 && resumeNextSequence <= MAX_SEQUENCE,
+                    "resume's nextSequence must be 1 to " + MAX_SEQUENCE + ", was " + resumeNextSequence);
+            }
             if (problems.length() > 0)
             {
                 throw new IllegalArgumentException("feed session settings: " + problems);
@@ -1140,6 +1471,132 @@ public final class FeedSession implements PacketHandler
         {
             this.staleLineNanos = nanos;
             return this;
+        }
+
+        /** @return the configured MoldUDP64 session name, or null for none. */
+        public String session()
+        {
+            return session;
+        }
+
+        /** @return the configured session's 10 wire bytes, or null for none. */
+        byte[] sessionBytes()
+        {
+            return sessionBytes;
+        }
+
+        /**
+         * @param name the only MoldUDP64 session to accept (up to 10 ASCII characters, space-padded): its first
+         *             packet starts it at once and packets of any other session are counted and dropped. Null or
+         *             empty (the default) for none: sessions are then accepted only when corroborated.
+         */
+        public Context session(final String name)
+        {
+            this.session = null == name || name.isEmpty() ? null : name;
+            this.sessionBytes = null;
+            this.sessionProblem = null;
+            if (null != session)
+            {
+                try
+                {
+                    sessionBytes = MoldUdp64Session.of(session);
+                    for (final byte b : sessionBytes)
+                    {
+                        if (b < 0x20 || b > 0x7E)
+                        {
+                            throw new IllegalArgumentException("MoldUDP64 session '" + session +
+                                "' has a control character; use printable ASCII only");
+                        }
+                    }
+                }
+                catch (final IllegalArgumentException ex)
+                {
+                    sessionBytes = null;
+                    sessionProblem = "session: " + ex.getMessage();
+                }
+            }
+            return this;
+        }
+
+        public int confirmPackets()
+        {
+            return confirmPackets;
+        }
+
+        /**
+         * @param packets consecutive packets of one line (each starting where the one before ended) that corroborate
+         *                a session not seen on the other line yet, or a jump far ahead; seen on both lines is
+         *                corroboration at once.
+         */
+        public Context confirmPackets(final int packets)
+        {
+            this.confirmPackets = packets;
+            return this;
+        }
+
+        public long plausibleSequenceWindow()
+        {
+            return plausibleSequenceWindow;
+        }
+
+        /**
+         * @param sequences how far past the highest known sequence a packet may be and still be taken without
+         *                  corroboration; further ahead it is counted as implausible and dropped until corroborated.
+         */
+        public Context plausibleSequenceWindow(final long sequences)
+        {
+            this.plausibleSequenceWindow = sequences;
+            return this;
+        }
+
+        public long maxRequestedPerGap()
+        {
+            return maxRequestedPerGap;
+        }
+
+        /**
+         * @param messages messages that may be asked for one gap, over all its requests and rounds, before it is
+         *                 declared lost ({@link FeedSession#LOST_REQUEST_BUDGET}).
+         */
+        public Context maxRequestedPerGap(final long messages)
+        {
+            this.maxRequestedPerGap = messages;
+            return this;
+        }
+
+        /**
+         * Starts the session already in a session a previous run journaled: its packets are accepted at once from
+         * {@code nextSequence} (nothing before it is delivered or requested), no session start is reported, and a
+         * packet of another session is a candidate for a change like any other. {@link #firstSequence(long)} does
+         * not apply.
+         *
+         * @param sessionName   the 10-byte MoldUDP64 session name.
+         * @param sessionNumber the gateway's number of that session, 1 to 65535.
+         * @param nextSequence  one past the last sequence journaled.
+         */
+        public Context resume(final byte[] sessionName, final int sessionNumber, final long nextSequence)
+        {
+            this.resumeGiven = true;
+            this.resumeSessionName = null == sessionName ? null : sessionName.clone();
+            this.resumeSessionNumber = sessionNumber;
+            this.resumeNextSequence = nextSequence;
+            return this;
+        }
+
+        /** @return the resumed session's name, or null when not resuming. */
+        public byte[] resumeSessionName()
+        {
+            return resumeGiven ? resumeSessionName : null;
+        }
+
+        public int resumeSessionNumber()
+        {
+            return resumeSessionNumber;
+        }
+
+        public long resumeNextSequence()
+        {
+            return resumeNextSequence;
         }
     }
 }

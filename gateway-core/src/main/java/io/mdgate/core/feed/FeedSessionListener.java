@@ -16,9 +16,9 @@ public interface FeedSessionListener
     };
 
     /**
-     * A session began: the first one joined, or a new session id after a change.
+     * The first session was accepted (a resumed session is not reported; a later one is a change).
      *
-     * @param sessionNumber 1 for the first session, one more for each change.
+     * @param sessionNumber 1.
      * @param sessionId     buffer holding the 10-byte MoldUDP64 session id at {@code offset}; valid during the call.
      * @param offset        of the session id.
      * @param nextSequence  the sequence the session expects next.
@@ -29,12 +29,34 @@ public interface FeedSessionListener
     }
 
     /**
+     * The session changed to a new one; reported once per change, with both names.
+     *
+     * @param sessionNumber  the new session's number: one more than the previous one's.
+     * @param previousId     buffer holding the previous session's 10-byte name at {@code previousOffset}.
+     * @param previousOffset of the previous name.
+     * @param sessionId      buffer holding the new session's 10-byte name at {@code offset}; both valid during the
+     *                       call.
+     * @param offset         of the new name.
+     * @param nextSequence   the sequence the new session expects next (1).
+     */
+    default void onSessionChanged(
+        final int sessionNumber,
+        final DirectBuffer previousId,
+        final int previousOffset,
+        final DirectBuffer sessionId,
+        final int offset,
+        final long nextSequence)
+    {
+    }
+
+    /**
      * Messages were given up for good, after they were passed to the {@link GapHandler}.
      *
      * @param firstSequence the first lost sequence.
      * @param count         how many were lost.
      * @param reason        one of {@link FeedSession#LOST_NO_RECOVERY}, {@link FeedSession#LOST_RETRIES_EXHAUSTED},
-     *                      {@link FeedSession#LOST_HOLD_FULL}, {@link FeedSession#LOST_SESSION_CHANGED}.
+     *                      {@link FeedSession#LOST_HOLD_FULL}, {@link FeedSession#LOST_SESSION_CHANGED},
+     *                      {@link FeedSession#LOST_REQUEST_BUDGET}.
      */
     default void onGapDeclared(final long firstSequence, final long count, final int reason)
     {

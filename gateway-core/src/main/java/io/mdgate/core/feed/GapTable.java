@@ -30,6 +30,7 @@ final class GapTable
     private final long[] requestedTo;
     private final long[] roundBase;
     private final long[] followUpTo;
+    private final long[] asked;
     private final int[] attempts;
     private final int[] openedBy;
     private final int[] reason;
@@ -51,6 +52,7 @@ final class GapTable
         this.requestedTo = new long[capacity];
         this.roundBase = new long[capacity];
         this.followUpTo = new long[capacity];
+        this.asked = new long[capacity];
         this.attempts = new int[capacity];
         this.openedBy = new int[capacity];
         this.reason = new int[capacity];
@@ -104,6 +106,7 @@ final class GapTable
         requestedTo[i] = gapFrom;
         roundBase[i] = gapFrom;
         followUpTo[i] = 0;
+        asked[i] = 0;
         attempts[i] = 0;
         openedBy[i] = line;
         reason[i] = 0;
@@ -208,6 +211,17 @@ final class GapTable
         deadline[i] = value;
     }
 
+    /** @param value messages asked for the gap so far, over all its requests (both halves of a split keep it). */
+    void asked(final int i, final long value)
+    {
+        asked[i] = value;
+    }
+
+    long asked(final int i)
+    {
+        return asked[i];
+    }
+
     void clearFollowUp(final int i)
     {
         followUpTo[i] = 0;
@@ -309,6 +323,7 @@ final class GapTable
         System.arraycopy(requestedTo, i + 1, requestedTo, i + 2, end - i - 1);
         System.arraycopy(roundBase, i + 1, roundBase, i + 2, end - i - 1);
         System.arraycopy(followUpTo, i + 1, followUpTo, i + 2, end - i - 1);
+        System.arraycopy(asked, i + 1, asked, i + 2, end - i - 1);
         System.arraycopy(attempts, i + 1, attempts, i + 2, end - i - 1);
         System.arraycopy(openedBy, i + 1, openedBy, i + 2, end - i - 1);
         System.arraycopy(reason, i + 1, reason, i + 2, end - i - 1);
@@ -321,6 +336,7 @@ final class GapTable
         requestedTo[j] = Math.min(Math.max(requestedTo[i], e), to[i]);
         roundBase[j] = roundBase[i];
         followUpTo[j] = followUpTo[i] > e ? followUpTo[i] : 0;
+        asked[j] = asked[i];
         attempts[j] = attempts[i];
         openedBy[j] = openedBy[i];
         reason[j] = reason[i];
@@ -343,6 +359,7 @@ final class GapTable
         System.arraycopy(requestedTo, i + 1, requestedTo, i, after);
         System.arraycopy(roundBase, i + 1, roundBase, i, after);
         System.arraycopy(followUpTo, i + 1, followUpTo, i, after);
+        System.arraycopy(asked, i + 1, asked, i, after);
         System.arraycopy(attempts, i + 1, attempts, i, after);
         System.arraycopy(openedBy, i + 1, openedBy, i, after);
         System.arraycopy(reason, i + 1, reason, i, after);
@@ -362,6 +379,7 @@ final class GapTable
             System.arraycopy(requestedTo, start, requestedTo, 0, size);
             System.arraycopy(roundBase, start, roundBase, 0, size);
             System.arraycopy(followUpTo, start, followUpTo, 0, size);
+            System.arraycopy(asked, start, asked, 0, size);
             System.arraycopy(attempts, start, attempts, 0, size);
             System.arraycopy(openedBy, start, openedBy, 0, size);
             System.arraycopy(reason, start, reason, 0, size);

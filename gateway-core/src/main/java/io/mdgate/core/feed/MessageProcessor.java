@@ -16,8 +16,9 @@ import org.agrona.DirectBuffer;
  * processor flags the last tick of each packet's last message {@code lastInPacket}.
  * <p>
  * Behind a {@link FeedSession} the processor is all three of its outputs: the message handler, the
- * {@link GapHandler} (a lost range becomes a GAP tick) and the {@link PacketContextHandler} (each packet's line and
- * receive time go into its ticks' flags and receive timestamp).
+ * {@link GapHandler} (a lost range becomes a GAP tick; a session start resets the books and becomes a SESSION tick,
+ * and later ticks carry the session's number) and the {@link PacketContextHandler} (each packet's line and receive
+ * time go into its ticks' flags and receive timestamp).
  * <p>
  * Allocation-free. Threading: not thread-safe; runs on the thread that decodes the packets.
  */
@@ -106,6 +107,14 @@ public final class MessageProcessor implements MoldUdp64MessageHandler, GapHandl
     public void onGapDeclared(final long firstSequence, final long count)
     {
         normalizer.onGap(firstSequence, count);
+    }
+
+    /** Starts the session in the normalizer (see {@link Normalizer#onSession}): books reset, one SESSION tick. */
+    @Override
+    public void onSessionStarted(
+        final int sessionNumber, final DirectBuffer sessionId, final int offset, final long firstSequence)
+    {
+        normalizer.onSession(sessionNumber, sessionId, offset, firstSequence);
     }
 
     @Override

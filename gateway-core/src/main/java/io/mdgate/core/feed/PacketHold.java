@@ -33,6 +33,7 @@ final class PacketHold
     private final int[] lengths;
     private final int[] lines;
     private final long[] timestamps;
+    private final int[] tags;
     private final boolean[] released;
     private int oldestEntry;
     private int entriesInUse;
@@ -66,6 +67,7 @@ final class PacketHold
         this.lengths = new int[maxPackets];
         this.lines = new int[maxPackets];
         this.timestamps = new long[maxPackets];
+        this.tags = new int[maxPackets];
         this.released = new boolean[maxPackets];
         this.order = new int[maxPackets];
     }
@@ -111,6 +113,24 @@ final class PacketHold
         final int line,
         final long timestamp)
     {
+        return add(source, offset, length, sequence, count, line, timestamp, 0);
+    }
+
+    /**
+     * Copies a packet in with a tag the holder gives it (e.g. which candidate session it belongs to).
+     *
+     * @return false, holding nothing, when there is no room.
+     */
+    boolean add(
+        final DirectBuffer source,
+        final int offset,
+        final int length,
+        final long sequence,
+        final int count,
+        final int line,
+        final long timestamp,
+        final int tag)
+    {
         final int at = entriesInUse < maxPackets ? placeFor(length) : -1;
         if (at < 0)
         {
@@ -131,6 +151,7 @@ final class PacketHold
         lengths[entry] = length;
         lines[entry] = line;
         timestamps[entry] = timestamp;
+        tags[entry] = tag;
         released[entry] = false;
         insertInOrder(entry, sequence);
         return true;
@@ -206,6 +227,11 @@ final class PacketHold
     long timestamp(final int entry)
     {
         return timestamps[entry];
+    }
+
+    int tag(final int entry)
+    {
+        return tags[entry];
     }
 
     /** @return where a packet of this length would go, or -1 when it does not fit now. */

@@ -31,7 +31,9 @@ import io.mdgate.core.itch.TradeFlyweight;
 import io.mdgate.core.tick.sbe.EventType;
 import io.mdgate.core.tick.sbe.Side;
 import io.mdgate.core.tick.sbe.TickEncoder;
+import org.agrona.DirectBuffer;
 
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -41,9 +43,10 @@ import java.util.Arrays;
  * flagged {@code lastInMessage}. docs/TICK.md lists the fields each event type fills.
  * <p>
  * Before decoding each message the caller sets its context: {@link #exchangeSequence(long)},
- * {@link #receiveTimestamp(long)}, and when they change {@link #sessionId(int)}, {@link #lineB(boolean)},
- * {@link #recovered(boolean)}, {@link #lastInPacket(boolean)}. Gateway sequences are continuous from the first one
- * given. Book problems (unknown references, clamped executions, capacity) are counted by {@link OrderBooks}; the
+ * {@link #receiveTimestamp(long)}, and when they change {@link #lineB(boolean)}, {@link #recovered(boolean)},
+ * {@link #lastInPacket(boolean)}; a session starts with {@link #onSession} (or {@link #resume} after a restart),
+ * which sets the session number of later ticks. Gateway sequences are continuous from the first one given; exchange
+ * timestamps never go back. Book problems (unknown references, clamped executions, capacity) are counted by {@link OrderBooks}; the
  * event tick is still published, flagged {@code unknownOrder} where the order was not on the book.
  * <p>
  * Allocation-free after construction. Threading: not thread-safe; the normalizer, its books, its clock and its
@@ -52,6 +55,8 @@ import java.util.Arrays;
 public final class Normalizer implements ItchMessageHandler
 {
     private static final long U32 = 0xFFFF_FFFFL;
+    /** Days the clock may be moved on at a session change to keep exchange time from going back. */
+    private static final int MAX_DAYS_ROLLED = 7;
 
     private final OrderBooks books;
     private final InstrumentDirectory instruments;
@@ -66,6 +71,9 @@ public final class Normalizer implements ItchMessageHandler
     private long locateMismatchCount;
     private long gapCount;
     private long gapMessageCount;
+    private long sessionCount;
+    private long messagesSinceReset;
+    private boolean sessionChanged;
 
     /**
      * @param books                the books to keep; their capacities bound the instruments with top-of-book ticks.
@@ -132,14 +140,67 @@ public final class Normalizer implements ItchMessageHandler
     }
 
     /**
-     * Empties the books and forgets the top of book last published, e.g. before a new session. The gateway sequence
-     * continues. Not for the hot path.
+     * Empties the books and the instrument directory and forgets the top of book last published, e.g. before a new
+     * session. The gateway sequence continues. Not for the hot path.
      */
     public void reset()
     {
         books.clear();
         Arrays.fill(publishedTopPrice, OrderBooks.NO_PRICE);
         Arrays.fill(publishedTopSize, 0);
+        messagesSinceReset = 0;
+    }
+
+    /**
+     * Continues a session a previous run already started (a restart from the journal): later ticks carry its number
+     * and no exchange timestamp goes below the last one journaled. Publishes nothing. Start-up only.
+     *
+     * @param sessionId             the gateway's number of the session being resumed.
+     * @param lastExchangeTimestamp the exchange timestamp of the last tick journaled, 0 when none.
+     */
+    public void resume(final int sessionId, final long lastExchangeTimestamp)
+    {
+        batch.sessionId(sessionId);
+        batch.lastExchangeTimestamp(lastExchangeTimestamp);
+    }
+
+    /**
+     * Starts a session: the books and instrument directory are emptied (the new session reuses order references and
+     * stock locates), later ticks carry {@code sessionId}, and one {@link EventType#SESSION} tick marks the start:
+     * its exchange sequence is the first sequence the session expects, {@code orderReference} bytes 0..7 of the
+     * 10-byte MoldUDP64 session name read as a little-endian long and {@code matchOrNewReference} bytes 8..9 the
+     * same way, its exchange timestamp that of the tick before it, receive timestamp and line flag the current
+     * context. The first ITCH time of a session that would fall before the last tick moves the clock on by whole
+     * days (a session date that was not changed at a day boundary); exchange time never goes back. Called at
+     * session changes only: it may allocate.
+     *
+     * @param sessionId     the gateway's number of the session, 1 for the first.
+     * @param name          buffer holding the 10-byte MoldUDP64 session name at {@code nameOffset}.
+     * @param nameOffset    of the name.
+     * @param firstSequence the MoldUDP64 sequence the session expects first.
+     */
+    public void onSession(final int sessionId, final DirectBuffer name, final int nameOffset, final long firstSequence)
+    {
+        if (messagesSinceReset > 0)
+        {
+            reset();
+        }
+        sessionCount++;
+        sessionChanged = batch.exchangeTimestamp() > 0;
+        batch.sessionId(sessionId);
+        batch.exchangeSequence(firstSequence);
+        batch.lastInPacket(false);
+        batch.begin(batch.exchangeTimestamp());
+        batch.add(EventType.SESSION, 0)
+            .orderReference(name.getLong(nameOffset, ByteOrder.LITTLE_ENDIAN))
+            .matchOrNewReference(name.getShort(nameOffset + 8, ByteOrder.LITTLE_ENDIAN) & 0xFFFF);
+        batch.publish(false, handler);
+    }
+
+    /** @return session ticks published. */
+    public long sessionCount()
+    {
+        return sessionCount;
     }
 
     public OrderBooks books()
@@ -467,6 +528,28 @@ public final class Normalizer implements ItchMessageHandler
         publish(message.stockLocate());
     }
 
+    /**
+     * Restoring after a restart ({@link BookRestore}): records one side's top of book as the one last published, as
+     * a journaled {@link EventType#TOP_OF_BOOK} tick says, so the next order event publishes a top-of-book tick
+     * exactly when an uninterrupted normalizer would. Not for the hot path.
+     *
+     * @param instrument stock locate; ignored when beyond the books' instruments.
+     * @param side       {@link BookSide#BID} or {@link BookSide#ASK}; anything else is ignored.
+     * @param price      the best price published, {@link OrderBooks#NO_PRICE} for an empty side.
+     * @param size       the aggregate size published at that price, 0 for an empty side.
+     * @return whether it was recorded.
+     */
+    public boolean restorePublishedTopOfBook(final int instrument, final int side, final long price, final long size)
+    {
+        if (instrument < 0 || instrument >= books.maxInstruments() || (side != BookSide.BID && side != BookSide.ASK))
+        {
+            return false;
+        }
+        publishedTopPrice[(instrument << 1) | side] = price;
+        publishedTopSize[(instrument << 1) | side] = size;
+        return true;
+    }
+
     private void add(final AddOrderFlyweight message, final long attribution)
     {
         begin(message);
@@ -554,7 +637,25 @@ public final class Normalizer implements ItchMessageHandler
     private void begin(final ItchMessageFlyweight message)
     {
         messageCount++;
-        batch.begin(clock.toEpochNanos(message.timestamp()));
+        messagesSinceReset++;
+        final long time = clock.toEpochNanos(message.timestamp());
+        batch.begin(sessionChanged ? firstTimeOfSession(message.timestamp(), time) : time);
+    }
+
+    /**
+     * The first ITCH time after a session change: when it falls before the last tick, the session date was left
+     * behind at a day boundary, so the clock moves on a day at a time until it does not.
+     */
+    private long firstTimeOfSession(final long itchNanos, final long time)
+    {
+        sessionChanged = false;
+        long converted = time;
+        for (int day = 0; day < MAX_DAYS_ROLLED && converted < batch.exchangeTimestamp(); day++)
+        {
+            clock.sessionDate(clock.sessionDate().plusDays(1));
+            converted = clock.toEpochNanos(itchNanos);
+        }
+        return converted;
     }
 
     private void publish(final int instrument)

@@ -109,11 +109,20 @@ final class TickBatch
         return exchangeTimestamp;
     }
 
-    /** Starts the ticks of a new message, dropping any that were staged and not published. */
+    /**
+     * Starts the ticks of a new message, dropping any that were staged and not published. The exchange timestamp
+     * never goes back: an earlier one than the last is raised to the last.
+     */
     void begin(final long exchangeTimestampNanos)
     {
         count = 0;
-        exchangeTimestamp = exchangeTimestampNanos;
+        exchangeTimestamp = Math.max(exchangeTimestampNanos, exchangeTimestamp);
+    }
+
+    /** @param value the exchange timestamp of the last tick before this batch's first, e.g. from a journal. */
+    void lastExchangeTimestamp(final long value)
+    {
+        exchangeTimestamp = value;
     }
 
     /**

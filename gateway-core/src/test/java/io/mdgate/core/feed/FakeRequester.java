@@ -53,6 +53,7 @@ final class FakeRequester implements RetransmitRequester
         return this;
     }
 
+    /** @param session the session the answers name; null to name the session each request asked for. */
     FakeRequester answerSession(final String session)
     {
         this.answerSession = session;
@@ -95,7 +96,8 @@ final class FakeRequester implements RetransmitRequester
         final long answered = Math.min(Math.min(count, answerLimit), lastSequence - firstSequence + 1);
         if (answered > 0 && (lossRandom == null || lossRandom.nextDouble() >= answerLoss))
         {
-            answers.add(moldPacketOfAdds(answerSession, firstSequence, (int)answered));
+            final String named = answerSession != null ? answerSession : MoldUdp64Session.text(session);
+            answers.add(moldPacketOfAdds(named, firstSequence, (int)answered));
         }
         return true;
     }

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import java.lang.management.ManagementFactory;
 
 import static io.mdgate.core.capture.CaptureFixtures.SESSION;
+import static io.mdgate.core.capture.CaptureFixtures.moldEndOfSession;
 import static io.mdgate.core.capture.CaptureFixtures.moldHeartbeat;
 import static io.mdgate.core.capture.CaptureFixtures.moldPacketOfAdds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,7 +19,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The feed session's steady state allocates nothing: both lines with B one packet behind, every eighth packet lost
  * on A (filled by B from the hold), one packet in 64 lost on both (held, requested after the wait, answered and
- * released), heartbeats, and the duty cycle every packet.
+ * released), heartbeats, a stray packet of another session (held as a candidate, never accepted) and a packet far
+ * ahead (implausible) each round, and the duty cycle every packet.
  */
 @Timeout(value = 120)
 class FeedSessionAllocationTest
@@ -71,10 +73,18 @@ class FeedSessionAllocationTest
 
     private long now;
 
+    private static final UnsafeBuffer STRAY = new UnsafeBuffer(moldPacketOfAdds("STRAY00001", 7, 1));
+    private static final UnsafeBuffer FAR_AHEAD = new UnsafeBuffer(moldPacketOfAdds(SESSION, 1L << 40, 1));
+
     private void round(final FeedSession session, final UnsafeBuffer[] packets, final UnsafeBuffer heartbeat)
     {
         for (int i = 0; i < PACKETS; i++)
         {
+            if (i == 20)
+            {
+                session.onPacket(FeedLines.A, STRAY, 0, STRAY.capacity(), now);
+                session.onPacket(FeedLines.B, FAR_AHEAD, 0, FAR_AHEAD.capacity(), now);
+            }
             if (i % 8 != 3 && i != 40)
             {
                 session.onPacket(FeedLines.A, packets[i], 0, packets[i].capacity(), now);
@@ -150,5 +160,78 @@ class FeedSessionAllocationTest
         assertEquals(rounds, requester.requests);
         assertEquals(rounds, session.gapsFilledByRerequest(FeedLines.A));
         assertEquals(rounds * 8L, session.gapsFilledByOtherLine(FeedLines.A));
+        assertEquals(rounds, session.implausible(FeedLines.B));
+        assertEquals(rounds + 3, session.candidateSessionPackets(), "the strays, and A's first two and B's first");
+        assertEquals(1, session.sessionNumber());
+    }
+
+    @Test
+    void shouldNotAllocateWhileHoldingCandidatesAndChangingSessions()
+    {
+        final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "per-thread allocation counter unavailable");
+        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)bean;
+
+        final int sessions = 2_000;
+        final int packetsPerSession = 8;
+        final UnsafeBuffer[][] packets = new UnsafeBuffer[sessions][packetsPerSession + 1];
+        for (int n = 0; n < sessions; n++)
+        {
+            final String name = String.format("S%09d", n);
+            for (int i = 0; i < packetsPerSession; i++)
+            {
+                packets[n][i] = new UnsafeBuffer(moldPacketOfAdds(name, 1 + i * MESSAGES_PER_PACKET,
+                    MESSAGES_PER_PACKET));
+            }
+            packets[n][packetsPerSession] =
+                new UnsafeBuffer(moldEndOfSession(name, 1 + packetsPerSession * MESSAGES_PER_PACKET));
+        }
+        final long[] delivered = new long[2];
+        final FeedSession session = new FeedSession(new FeedSession.Context()
+            .messageHandler((buffer, offset, length, seq) -> delivered[0]++)
+            .gapHandler(new GapHandler()
+            {
+                @Override
+                public void onGapDeclared(final long firstSequence, final long count)
+                {
+                    delivered[0] = -1_000_000;
+                }
+
+                @Override
+                public void onSessionStarted(final int sessionNumber, final org.agrona.DirectBuffer sessionId,
+                    final int offset, final long firstSequence)
+                {
+                    delivered[1]++;
+                }
+            }));
+        session.doWork(now);
+
+        long before = 0;
+        for (int n = 0; n < sessions; n++)
+        {
+            if (n == sessions / 2)
+            {
+                before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+            }
+            for (int i = 0; i <= packetsPerSession; i++)
+            {
+                session.onPacket(FeedLines.A, packets[n][i], 0, packets[n][i].capacity(), now);
+                if (i > 0)
+                {
+                    session.onPacket(FeedLines.B, packets[n][i - 1], 0, packets[n][i - 1].capacity(), now);
+                }
+                now += STEP_NANOS;
+                session.doWork(now);
+            }
+            session.onPacket(FeedLines.B, packets[n][packetsPerSession], 0, packets[n][packetsPerSession].capacity(),
+                now);
+        }
+        final long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+
+        assertEquals(0, allocated, "bytes allocated while sessions were held, accepted and changed");
+        assertEquals((long)sessions * packetsPerSession * MESSAGES_PER_PACKET, delivered[0]);
+        assertEquals(sessions, delivered[1]);
+        assertEquals(sessions, session.sessionNumber());
+        assertEquals(sessions - 1, session.sessionChanges());
     }
 }

@@ -60,6 +60,26 @@ class FeedSessionContextTest
         assertTrue(refusal(c -> c.staleLineNanos(5)).contains("staleLineNanos must be 1 ms"));
         assertTrue(refusal(c -> c.firstSequence(-3)).contains("firstSequence must be 0 (start at the first packet seen)"));
         assertTrue(refusal(c -> c.listener(null)).contains("FeedSessionListener.NO_OP"));
+        assertTrue(refusal(c -> c.confirmPackets(1)).contains("confirmPackets must be 2 to 1000"));
+        assertTrue(refusal(c -> c.plausibleSequenceWindow(0)).contains("plausibleSequenceWindow must be 1 to"));
+        assertTrue(refusal(c -> c.maxRequestedPerGap(0)).contains("maxRequestedPerGap must be 1 or more"));
+        assertTrue(refusal(c -> c.session("ELEVENCHARS")).contains("session: MoldUDP64 session 'ELEVENCHARS'"));
+        assertTrue(refusal(c -> c.resume(new byte[9], 1, 1)).contains("resume needs the 10-byte"));
+        assertTrue(refusal(c -> c.resume(new byte[10], 0, 1)).contains("sessionNumber must be 1 to 65535"));
+        assertTrue(refusal(c -> c.resume(new byte[10], 65_536, 1)).contains("was 65536"));
+        assertTrue(refusal(c -> c.resume(new byte[10], 1, 0)).contains("nextSequence must be 1 to"));
+    }
+
+    @Test
+    void shouldDefaultToNoConfiguredSessionThreeConfirmingPacketsAMillionSequenceWindowAndTenMillionAskedPerGap()
+    {
+        final FeedSession.Context context = valid().conclude();
+        assertEquals(null, context.session());
+        assertEquals(3, context.confirmPackets());
+        assertEquals(1_000_000, context.plausibleSequenceWindow());
+        assertEquals(10_000_000, context.maxRequestedPerGap());
+        assertEquals(null, context.resumeSessionName());
+        assertEquals(null, valid().session("").session(), "empty means none");
     }
 
     @Test

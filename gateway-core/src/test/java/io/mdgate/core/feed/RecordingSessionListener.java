@@ -8,6 +8,7 @@ import java.util.List;
 
 /**
  * Test support: records a feed session's operational events as text, e.g. {@code "started 1 000010059B next 1"},
+ * {@code "changed 2 000010059B to NEXTSESS01 next 1"},
  * {@code "lost 3x2 reason 2"}, {@code "end 7"}, {@code "stale 1"}, {@code "active 1"}.
  */
 final class RecordingSessionListener implements FeedSessionListener
@@ -21,6 +22,23 @@ final class RecordingSessionListener implements FeedSessionListener
         final byte[] bytes = new byte[MoldUdp64Session.LENGTH];
         sessionId.getBytes(offset, bytes);
         events.add("started " + sessionNumber + " " + MoldUdp64Session.text(bytes) + " next " + nextSequence);
+    }
+
+    @Override
+    public void onSessionChanged(
+        final int sessionNumber,
+        final DirectBuffer previousId,
+        final int previousOffset,
+        final DirectBuffer sessionId,
+        final int offset,
+        final long nextSequence)
+    {
+        final byte[] previous = new byte[MoldUdp64Session.LENGTH];
+        final byte[] bytes = new byte[MoldUdp64Session.LENGTH];
+        previousId.getBytes(previousOffset, previous);
+        sessionId.getBytes(offset, bytes);
+        events.add("changed " + sessionNumber + " " + MoldUdp64Session.text(previous) + " to " +
+            MoldUdp64Session.text(bytes) + " next " + nextSequence);
     }
 
     @Override

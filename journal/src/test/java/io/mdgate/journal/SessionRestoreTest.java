@@ -1,0 +1,176 @@
+package io.mdgate.journal;
+
+import io.mdgate.core.book.OrderBooks;
+import io.mdgate.core.sim.SimulationConfig;
+import io.mdgate.core.tick.BookRestore;
+import io.mdgate.core.tick.Normalizer;
+import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.tick.sbe.TickDecoder;
+import io.mdgate.core.tick.sbe.TickEncoder;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A simulated day through FeedSession, MessageProcessor and Normalizer into the journal, stopped at message k as a
+ * crash would stop it; then, as a restarted gateway does, the journal's resume point, a fresh normalizer whose books
+ * are rebuilt from the session's journaled ticks, and the feed from the resume point on. From message k on the ticks
+ * must be those of the same day normalized uninterrupted, everything but receive times and line flags equal.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SAME_THREAD)
+class SessionRestoreTest
+{
+    private static SimulatedFeed feed;
+    private static List<byte[]> uninterrupted;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void normalizeTheWholeDay()
+    {
+        feed = new SimulatedFeed(new SimulationConfig().seed(5).instruments(60).messages(150_000));
+        final Recorder recorder = new Recorder();
+        SimulatedFeed.sessionTick(recorder, 1, 1);
+        feed.run(feed.normalizer(SimulatedFeed.books(), recorder, 2), 1, Long.MAX_VALUE);
+        uninterrupted = recorder.ticks;
+    }
+
+    @Test
+    void shouldGiveTheTicksOfAnUninterruptedDayAfterARestartMidSession()
+    {
+        final long k = 87_654;
+        final List<byte[]> resumed = restartAt(k, true);
+
+        final int from = firstTickOf(k);
+        assertEquals(uninterrupted.size() - from, resumed.size(), "ticks from message " + k + " on");
+        for (int i = 0; i < resumed.size(); i++)
+        {
+            if (!Arrays.equals(uninterrupted.get(from + i), resumed.get(i)))
+            {
+                assertEquals(json(uninterrupted.get(from + i)), json(resumed.get(i)), "tick " + i + " after " + k);
+            }
+        }
+    }
+
+    @Test
+    void shouldGiveOtherTicksWhenTheBooksAreNotRestored()
+    {
+        final long k = 87_654;
+        final List<byte[]> resumed = restartAt(k, false);
+
+        final int from = firstTickOf(k);
+        long differing = Math.abs(uninterrupted.size() - from - resumed.size());
+        for (int i = 0; i < Math.min(resumed.size(), uninterrupted.size() - from); i++)
+        {
+            differing += Arrays.equals(uninterrupted.get(from + i), resumed.get(i)) ? 0 : 1;
+        }
+        assertTrue(differing > 1_000, differing + " ticks differ");
+    }
+
+    @Test
+    void shouldResumeRightAfterTheFirstMessagesOfTheDay()
+    {
+        final List<byte[]> resumed = restartAt(3, true);
+        final int from = firstTickOf(3);
+        assertEquals(uninterrupted.size() - from, resumed.size());
+        for (int i = 0; i < resumed.size(); i++)
+        {
+            assertTrue(Arrays.equals(uninterrupted.get(from + i), resumed.get(i)), "tick " + i);
+        }
+    }
+
+    /** @return the ticks of messages k.. after journaling messages 1..k-1, reopening and resuming. */
+    private List<byte[]> restartAt(final long k, final boolean restore)
+    {
+        final JournalContext context = new JournalContext().directory(dir.resolve("k" + k + restore));
+        try (TickJournal journal = TickJournal.open(context))
+        {
+            final JournalAgent agent = journal.agent();
+            agent.onStart();
+            final TickHandler journaling = (buffer, offset) ->
+            {
+                journal.publisher().onTick(buffer, offset);
+                agent.doWork();
+            };
+            SimulatedFeed.sessionTick(journaling, 1, 1);
+            feed.run(feed.normalizer(SimulatedFeed.books(), journaling, 2), 1, k);
+            agent.onClose();
+        }
+
+        final Recorder resumed = new Recorder();
+        try (TickJournal journal = TickJournal.open(context))
+        {
+            final ResumePoint point = journal.resumePoint().orElseThrow();
+            assertEquals(k, point.nextExchangeSequence());
+            assertEquals(1, point.sessionNumber());
+            assertEquals(SimulatedFeed.SESSION, point.sessionNameText());
+            assertEquals(1, point.sessionStartSequence());
+            final long firstAfter = ticksBefore(k) + 1;
+            assertEquals(firstAfter, point.nextGatewaySequence());
+
+            final OrderBooks books = SimulatedFeed.books();
+            final Normalizer normalizer = feed.normalizer(books, resumed, point.nextGatewaySequence())
+                .sessionId(point.sessionNumber());
+            if (restore)
+            {
+                final BookRestore bookRestore = new BookRestore(normalizer);
+                final long start = System.nanoTime();
+                assertEquals(point.lastGatewaySequence(), journal.replaySession(point, bookRestore));
+                final long nanos = System.nanoTime() - start;
+                assertEquals(0, bookRestore.topOfBookMismatches());
+                System.out.printf("restored %,d ticks (%,d order events) up to message %,d in %.1f ms: %,.0f " +
+                    "ticks/s%n", bookRestore.ticks(), bookRestore.orderEvents(), k, nanos / 1e6,
+                    bookRestore.ticks() * 1e9 / nanos);
+            }
+            feed.run(normalizer, point.nextExchangeSequence(), Long.MAX_VALUE);
+        }
+        return resumed.ticks;
+    }
+
+    private static int firstTickOf(final long exchangeSequence)
+    {
+        for (int i = 1; i < uninterrupted.size(); i++)
+        {
+            if (new UnsafeBuffer(uninterrupted.get(i)).getLong(8, ByteOrder.LITTLE_ENDIAN) >= exchangeSequence)
+            {
+                return i;
+            }
+        }
+        throw new AssertionError("no tick of message " + exchangeSequence);
+    }
+
+    private static long ticksBefore(final long exchangeSequence)
+    {
+        return firstTickOf(exchangeSequence);
+    }
+
+    private static String json(final byte[] tick)
+    {
+        return new TickDecoder().wrap(new UnsafeBuffer(tick), 0, TickEncoder.BLOCK_LENGTH, TickEncoder.SCHEMA_VERSION)
+            .toString();
+    }
+
+    private static final class Recorder implements TickHandler
+    {
+        final List<byte[]> ticks = new ArrayList<>();
+
+        @Override
+        public void onTick(final org.agrona.DirectBuffer buffer, final int offset)
+        {
+            ticks.add(SimulatedFeed.comparable(buffer, offset));
+        }
+    }
+}
