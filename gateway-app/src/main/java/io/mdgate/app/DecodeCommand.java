@@ -8,9 +8,8 @@ import io.mdgate.core.capture.DecodeSummary;
 import io.mdgate.core.capture.ItchFileDecoder;
 import io.mdgate.core.capture.ItchFileFormat;
 import io.mdgate.core.capture.UdpEndpoint;
-import io.mdgate.core.feed.LineArbiter;
+import io.mdgate.core.feed.FeedSession;
 import io.mdgate.core.feed.MessageProcessor;
-import io.mdgate.core.mold.MoldUdp64MessageHandler;
 import io.mdgate.core.tick.ExchangeClock;
 import io.mdgate.core.tick.Normalizer;
 import io.mdgate.core.tick.TickHandler;
@@ -31,11 +30,15 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code mdgate decode FILE}: reads a Nasdaq daily file, a zero-prefixed ITCH file or a pcap/pcapng capture of
  * MoldUDP64 (gzip-compressed or not, recognised by content) and prints a summary: messages per type, malformed
- * input, gaps, duplicates and first/last sequence, as text or, with {@code --json}, as one JSON object.
+ * input, gaps, duplicates and first/last sequence, as text or, with {@code --json}, as one JSON object. A
+ * capture's A and B lines go through the gateway's own feed session, with the capture's time as its clock, so
+ * they are arbitrated, held and declared lost exactly as {@code mdgate run} would have done live (without a
+ * re-request server).
  * <p>
  * Exit codes: 0 decoded (whatever the file held), 1 the file cannot be read or is in no accepted format,
  * 2 bad arguments. Runs on the calling thread.
@@ -46,7 +49,8 @@ import java.util.concurrent.Callable;
         "Decode an ITCH 5.0 file or capture and print a summary: messages per type, malformed, gaps, sequences.",
         "Reads Nasdaq daily files (u16 length + message), ITCH files with zero length prefixes, and pcap/pcapng " +
             "captures of MoldUDP64 over Ethernet/IPv4/UDP; gzip is read transparently. The format is detected " +
-            "from the content." },
+            "from the content. A capture's lines go through the gateway's feed session in capture time, as " +
+            "`mdgate run` would have taken them (without a re-request server)." },
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
         "0:decoded (the summary says what was malformed or missing)",
@@ -56,6 +60,8 @@ public final class DecodeCommand implements Callable<Integer>
 {
     /** Exit code when the file cannot be read or is in no format mdgate reads. */
     public static final int EXIT_UNREADABLE = 1;
+    /** Longest gap wait the feed session takes. */
+    public static final long MAX_GAP_WAIT_MS = 10_000;
 
     @Spec
     private CommandSpec spec;
@@ -95,10 +101,27 @@ public final class DecodeCommand implements Callable<Integer>
     @Option(
         names = "--reorder-window",
         paramLabel = "PACKETS",
-        defaultValue = "" + LineArbiter.DEFAULT_REORDER_WINDOW,
-        description = "Packets held waiting for the other line to fill a hole before it counts as a gap " +
-            "(0.." + ItchFileDecoder.MAX_REORDER_WINDOW + ", default ${DEFAULT-VALUE}).")
+        defaultValue = "" + FeedSession.Context.DEFAULT_HOLD_PACKETS,
+        description = "Packets the feed session may hold after gaps, waiting for the other line; when full, the " +
+            "oldest gap is declared lost (1.." + FeedSession.Context.MAX_HOLD_PACKETS + ", default " +
+            "${DEFAULT-VALUE}, as the gateway).")
     private int reorderWindow;
+
+    @Option(
+        names = "--gap-wait-ms",
+        paramLabel = "MS",
+        defaultValue = "2",
+        description = "How long, in capture time, a gap waits for the other line before it is declared lost " +
+            "(0.." + MAX_GAP_WAIT_MS + ", default ${DEFAULT-VALUE}, as the gateway's [feed] gap_wait_ms).")
+    private long gapWaitMs;
+
+    @Option(
+        names = "--first-sequence",
+        paramLabel = "N",
+        defaultValue = "0",
+        description = "Where the capture's session starts: 0 (default) at its first packet, 1 at the session's " +
+            "start as `mdgate run` does (what came before the capture is then one gap).")
+    private long sessionStart;
 
     @Option(names = "--book", description = "Also print the final best bid/offer of the most active instruments.")
     private boolean book;
@@ -127,7 +150,7 @@ public final class DecodeCommand implements Callable<Integer>
         final PrintWriter out = spec.commandLine().getOut();
         final BookStage bookStage = book || ticks ? bookStage(book, ticks, out) : null;
 
-        final DecodeSummary summary = decode(bookStage == null ? null : bookStage.messageHandler());
+        final DecodeSummary summary = decode(bookStage == null ? null : bookStage.processor());
         if (summary == null)
         {
             return EXIT_UNREADABLE;
@@ -166,15 +189,38 @@ public final class DecodeCommand implements Callable<Integer>
             throw new CommandLine.ParameterException(spec.commandLine(), "--top " + top +
                 " lists no instrument; give 1 or more");
         }
-        if (reorderWindow < 0 || reorderWindow > ItchFileDecoder.MAX_REORDER_WINDOW)
+        checkFeedArguments(spec.commandLine(), reorderWindow, gapWaitMs, sessionStart);
+    }
+
+    /**
+     * Refuses feed session settings out of range, naming the option; {@code record} shares it.
+     *
+     * @throws CommandLine.ParameterException for the first option out of range.
+     */
+    public static void checkFeedArguments(
+        final CommandLine commandLine, final int reorderWindow, final long gapWaitMs, final long firstSequence)
+    {
+        if (reorderWindow < 1 || reorderWindow > FeedSession.Context.MAX_HOLD_PACKETS)
         {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--reorder-window " + reorderWindow +
-                " is outside 0.." + ItchFileDecoder.MAX_REORDER_WINDOW + " packets");
+            throw new CommandLine.ParameterException(commandLine, "--reorder-window " + reorderWindow +
+                " is outside 1.." + FeedSession.Context.MAX_HOLD_PACKETS + " packets (the feed session holds at " +
+                "least one packet after a gap; give --gap-wait-ms 0 to declare each hole as soon as the next " +
+                "packet comes)");
+        }
+        if (gapWaitMs < 0 || gapWaitMs > MAX_GAP_WAIT_MS)
+        {
+            throw new CommandLine.ParameterException(commandLine, "--gap-wait-ms " + gapWaitMs + " is outside 0.." +
+                MAX_GAP_WAIT_MS + " ms; give e.g. 2, the gateway's default");
+        }
+        if (firstSequence < 0)
+        {
+            throw new CommandLine.ParameterException(commandLine, "--first-sequence " + firstSequence +
+                " is negative; give 0 to start at the first packet or 1 to start at the session's start");
         }
     }
 
     /** @return the summary, or null when the file could not be read (the reason is printed). */
-    private DecodeSummary decode(final MoldUdp64MessageHandler stage)
+    private DecodeSummary decode(final MessageProcessor stage)
     {
         final PrintWriter err = spec.commandLine().getErr();
         if (Files.isDirectory(file))
@@ -184,8 +230,13 @@ public final class DecodeCommand implements Callable<Integer>
         final ItchFileDecoder.Context context = new ItchFileDecoder.Context()
             .format(format)
             .lines(lineA, lineB)
-            .reorderWindow(reorderWindow)
-            .messageHandler(stage);
+            .holdPackets(reorderWindow)
+            .gapWaitNanos(TimeUnit.MILLISECONDS.toNanos(gapWaitMs))
+            .firstSequence(sessionStart);
+        if (stage != null)
+        {
+            context.messageProcessor(stage);
+        }
         try
         {
             return new ItchFileDecoder(context).decode(file);
@@ -254,7 +305,7 @@ public final class DecodeCommand implements Callable<Integer>
 
         return new BookStage()
         {
-            public MoldUdp64MessageHandler messageHandler()
+            public MessageProcessor processor()
             {
                 return processor;
             }
@@ -278,8 +329,11 @@ public final class DecodeCommand implements Callable<Integer>
      */
     interface BookStage
     {
-        /** @return receives every well-formed message with its sequence, in sequence order, once. */
-        MoldUdp64MessageHandler messageHandler();
+        /**
+         * @return receives every well-formed message with its sequence, in sequence order, once, and every gap a
+         * capture's feed session declares lost (a GAP tick).
+         */
+        MessageProcessor processor();
 
         /** @return the final best bid/offer of the most active instruments as a JSON array. */
         String bookJson();

@@ -70,6 +70,49 @@ class DecodeCommandTest
     }
 
     @Test
+    void shouldDecodeTheRealSessionAndExitZeroWhenTheFirstPacketIsDamagedAndCountSequenceZeroAsMalformed()
+    {
+        final byte[] damaged = moldPacketOfAdds(SESSION, 1, 3);
+        damaged[0] = (byte)0x80;
+        final byte[] capture = new CaptureFixtures.Pcap()
+            .udp(GROUP_A, damaged)
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 1, 3))
+            .udp(GROUP_B, moldPacketOfAdds(SESSION, 0, 2))
+            .udp(GROUP_B, moldPacketOfAdds(SESSION, 1, 3))
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 4, 1))
+            .toBytes();
+
+        assertEquals(0, run(write(dir, "damaged.pcap", capture).toString(), "--json"));
+
+        final Map<String, Object> json = MiniJson.parseObject(out.toString().trim());
+        assertEquals(4L, json.get("messages"));
+        assertEquals(SESSION, json.get("session"));
+        assertEquals(2L, json.get("malformed"), "the damaged first packet and the sequence-0 packet");
+        assertEquals(1L, json.get("unsequencedPackets"));
+        assertEquals(1L, json.get("firstSequence"));
+        assertEquals(4L, json.get("lastSequence"));
+        assertEquals(0L, json.get("gaps"));
+    }
+
+    @Test
+    void shouldPrintAGapTickWhereTheFeedSessionDeclaresAHoleLost()
+    {
+        assertEquals(0, run(twoLineCapture().toString(), "--ticks", "--session-date", "2025-01-02"));
+
+        final List<Map<String, Object>> gaps = out.toString().lines().filter(l -> l.startsWith("{"))
+            .map(MiniJson::parseObject).filter(t -> "GAP".equals(t.get("event"))).toList();
+        assertEquals(1, gaps.size(), out.toString());
+        assertEquals(4L, gaps.get(0).get("exchangeSequence"));
+    }
+
+    @Test
+    void shouldExitWithTwoForFeedSettingsTheSessionCannotTake()
+    {
+        assertEquals(2, run(twoLineCapture().toString(), "--reorder-window", "0"));
+        assertTrue(err.toString().contains("--reorder-window 0 is outside 1.."), err.toString());
+    }
+
+    @Test
     void shouldPrintTheCountsAsTextByDefault()
     {
         final Path file = write(dir, "day.itch.gz", gzip(dailyFile(itch('S', 1), itch('A', 2), itch('A', 3))));

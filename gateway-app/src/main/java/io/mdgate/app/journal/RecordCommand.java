@@ -7,12 +7,14 @@ import io.mdgate.core.capture.DecodeSummary;
 import io.mdgate.core.capture.ItchFileDecoder;
 import io.mdgate.core.capture.ItchFileFormat;
 import io.mdgate.core.capture.UdpEndpoint;
-import io.mdgate.core.feed.LineArbiter;
+import io.mdgate.core.feed.FeedSession;
 import io.mdgate.core.feed.MessageProcessor;
 import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.core.tick.ExchangeClock;
 import io.mdgate.core.tick.Normalizer;
 import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.tick.sbe.EventType;
+import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.journal.JournalAgent;
 import io.mdgate.journal.JournalContext;
 import io.mdgate.journal.JournalCycleClock;
@@ -27,6 +29,7 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import io.mdgate.app.CaptureOptionConverters;
+import io.mdgate.app.DecodeCommand;
 import io.mdgate.app.CaptureOptionConverters.EndpointConverter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -45,13 +48,15 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code mdgate record FILE --journal DIR}: runs a capture or ITCH file through line arbitration, the order books and
- * the normalizer into a journal, as the gateway would have journaled it live: ticks continue after the journal's last
- * gateway sequence, and a capture's raw packets are journaled too with their line and capture time (which also
- * becomes the ticks' receive time). The journal agent appends on its own thread, fed through its ring.
+ * {@code mdgate record FILE --journal DIR}: runs a capture or ITCH file through the gateway's feed session (for a
+ * capture: its A and B lines, in capture time, without a re-request server), the order books and the normalizer into
+ * a journal, as the gateway would have journaled it live: the same ticks, GAP ticks included, with ticks continuing
+ * after the journal's last gateway sequence; a capture's raw packets are journaled too with their line and capture
+ * time (which also becomes the ticks' receive time). The journal agent appends on its own thread, fed through its ring.
  * <p>
  * A file whose first tick is earlier than the journal's last is refused before anything is journaled: time must
  * not go backwards within a journal, or searches by time would be wrong.
@@ -62,7 +67,7 @@ import java.util.concurrent.atomic.AtomicReference;
 @Command(
     name = "record",
     description = {
-        "Record a capture or ITCH file into a journal: arbitration, books and normalizer, as the gateway runs live.",
+        "Record a capture or ITCH file into a journal: feed session, books and normalizer, as the gateway runs live.",
         "Ticks continue after the journal's last gateway sequence; raw packets of a capture are journaled too." },
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
@@ -104,10 +109,21 @@ public final class RecordCommand implements Callable<Integer>
         description = "Destination of the B line (default: the second MoldUDP64 destination seen).")
     private UdpEndpoint lineB;
 
-    @Option(names = "--reorder-window", paramLabel = "PACKETS", defaultValue = "" + LineArbiter.DEFAULT_REORDER_WINDOW,
-        description = "Packets held for the other line to fill a hole (0.." + ItchFileDecoder.MAX_REORDER_WINDOW +
-            ", default ${DEFAULT-VALUE}).")
+    @Option(names = "--reorder-window", paramLabel = "PACKETS",
+        defaultValue = "" + FeedSession.Context.DEFAULT_HOLD_PACKETS,
+        description = "Packets the feed session may hold after gaps (1.." + FeedSession.Context.MAX_HOLD_PACKETS +
+            ", default ${DEFAULT-VALUE}, as the gateway).")
     private int reorderWindow;
+
+    @Option(names = "--gap-wait-ms", paramLabel = "MS", defaultValue = "2",
+        description = "How long, in capture time, a gap waits for the other line before it is declared lost " +
+            "(default ${DEFAULT-VALUE}, as the gateway's [feed] gap_wait_ms).")
+    private long gapWaitMs;
+
+    @Option(names = "--first-sequence", paramLabel = "N", defaultValue = "1",
+        description = "Where the capture's session starts: 1 (default) at the session's start, as `mdgate run` " +
+            "does, so what came before the capture is one GAP tick; 0 at its first packet.")
+    private long sessionStart;
 
     @Option(names = "--roll-cycle", paramLabel = "CYCLE", defaultValue = "hourly",
         description = "Period of one journal file for a new journal (default ${DEFAULT-VALUE}); an existing journal " +
@@ -175,12 +191,14 @@ public final class RecordCommand implements Callable<Integer>
         final TimeOrderGuard guard = new TimeOrderGuard(tickJournal.publisher(), lastExchangeTime(tickJournal));
         final MessageProcessor processor =
             new MessageProcessor(new Normalizer(books, clock, guard, firstSequence));
-        final PacketTap tap = new PacketTap(processor, tickJournal.publisher(), clock, sessionDate == null);
+        final PacketTap tap = new PacketTap(tickJournal.publisher(), clock, sessionDate == null);
         final ItchFileDecoder decoder = new ItchFileDecoder(new ItchFileDecoder.Context()
             .format(fileFormat)
             .lines(lineA, lineB)
-            .reorderWindow(reorderWindow)
-            .messageHandler(processor)
+            .holdPackets(reorderWindow)
+            .gapWaitNanos(TimeUnit.MILLISECONDS.toNanos(gapWaitMs))
+            .firstSequence(sessionStart)
+            .messageProcessor(processor)
             .packetHandler(tap));
 
         final AtomicReference<Throwable> agentError = new AtomicReference<>();
@@ -250,10 +268,7 @@ public final class RecordCommand implements Callable<Integer>
         {
             throw usage("--line-a and --line-b are both " + lineA + "; the two lines must differ");
         }
-        if (reorderWindow < 0 || reorderWindow > ItchFileDecoder.MAX_REORDER_WINDOW)
-        {
-            throw usage("--reorder-window " + reorderWindow + " is outside 0.." + ItchFileDecoder.MAX_REORDER_WINDOW);
-        }
+        DecodeCommand.checkFeedArguments(spec.commandLine(), reorderWindow, gapWaitMs, sessionStart);
         if (retain < 0)
         {
             throw usage("--retain " + retain + " is negative; give 0 to keep every cycle or the number to keep");
@@ -373,29 +388,35 @@ public final class RecordCommand implements Callable<Integer>
                 {
                     throw new JournalException("the journal already holds ticks up to " +
                         TimeArgument.format(lastJournalTime) + " and this file starts at " + TimeArgument.format(time) +
-                        "; time must not go backwards within a journal: record into a new directory");
+                        "; time must not go backwards within a journal: record into a new directory" +
+                        (isLeadingGap(buffer, offset) ? ", or give --first-sequence 0 (the file's first tick is the " +
+                        "GAP for the messages before its first packet, which has no exchange time yet)" : ""));
                 }
             }
             journal.onTick(buffer, offset);
         }
+
+        private static boolean isLeadingGap(final DirectBuffer buffer, final int offset)
+        {
+            return buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET) == (byte)EventType.GAP.value() &&
+                buffer.getLong(offset + ReplaySummary.EXCHANGE_TIME_OFFSET, ByteOrder.LITTLE_ENDIAN) == 0;
+        }
     }
 
     /**
-     * Sees each datagram of a capture's lines before arbitration: sets the session date from the first one (unless
-     * given), stamps the messages it releases with its capture time and line, and journals it raw. Decoding thread.
+     * Sees each datagram of a capture's lines before the feed session, as the gateway's session stage does: sets the
+     * session date from the first one (unless given) and journals it raw, with its line and capture time. The
+     * ticks' line and receive time come from the feed session itself, for the packet whose messages they are.
+     * Decoding thread.
      */
     static final class PacketTap implements PacketHandler
     {
-        private final MessageProcessor processor;
         private final JournalPublisher publisher;
         private final ExchangeClock clock;
         private boolean dateFromCapture;
 
-        PacketTap(
-            final MessageProcessor processor, final JournalPublisher publisher, final ExchangeClock clock,
-            final boolean dateFromCapture)
+        PacketTap(final JournalPublisher publisher, final ExchangeClock clock, final boolean dateFromCapture)
         {
-            this.processor = processor;
             this.publisher = publisher;
             this.clock = clock;
             this.dateFromCapture = dateFromCapture;
@@ -410,7 +431,6 @@ public final class RecordCommand implements Callable<Integer>
                 dateFromCapture = false;
                 clock.sessionDate(TimeArgument.newYorkDate(receiveTime));
             }
-            processor.receiveTimestamp(receiveTime).lineB(line == LineArbiter.LINE_B);
             publisher.onPacket(line, buffer, offset, length, receiveTime);
         }
     }

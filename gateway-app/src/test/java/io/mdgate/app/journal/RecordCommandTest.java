@@ -1,6 +1,7 @@
 package io.mdgate.app.journal;
 
 import io.mdgate.app.sim.SimCommand;
+import io.mdgate.core.capture.CaptureFixtures;
 import io.mdgate.core.capture.MiniJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -76,6 +77,40 @@ class RecordCommandTest
     }
 
     @Test
+    void shouldStartAtSequenceOneAsRunDoesSoACaptureJoinedLateBeginsWithOneGapTick()
+    {
+        final Path late = CaptureFixtures.write(dir, "late.pcap", new CaptureFixtures.Pcap()
+            .udp(CaptureFixtures.GROUP_A, CaptureFixtures.moldPacketOfAdds(CaptureFixtures.SESSION, 100, 2))
+            .toBytes());
+
+        final Map<String, Object> summary = record(late, dir.resolve("journal"), "--session-date", "2025-01-03");
+
+        assertEquals(99, number(summary, "missingMessages"), "sequences 1..99, before the capture's first packet");
+        assertEquals(2, number(summary, "messages"));
+        assertEquals(1, number(summary, "firstSequence"));
+    }
+
+    @Test
+    void shouldSayHowToAppendACaptureJoinedLateWhenItsLeadingGapWouldTakeTheJournalBackInTime()
+    {
+        final Path journal = dir.resolve("journal");
+        record(SimulatedJournal.capture(dir, "d1.pcap", 2_000, "2025-01-02"), journal);
+        final Path late = CaptureFixtures.write(dir, "late.pcap", new CaptureFixtures.Pcap()
+            .udp(CaptureFixtures.GROUP_A, CaptureFixtures.moldPacketOfAdds(CaptureFixtures.SESSION, 100, 2))
+            .toBytes());
+
+        final CommandRun refused = CommandRun.run(new RecordCommand(), late.toString(), "--journal", journal.toString(),
+            "--session-date", "2025-01-03");
+
+        assertEquals(1, refused.exitCode(), refused::toString);
+        assertTrue(refused.err().contains("give --first-sequence 0"), refused::toString);
+        final Map<String, Object> appended = record(late, journal, "--session-date", "2025-01-03",
+            "--first-sequence", "0");
+        assertEquals(2, number(appended, "messages"));
+        assertEquals(0, number(appended, "missingMessages"));
+    }
+
+    @Test
     void shouldRecordADailyItchFileWithoutPackets()
     {
         final Path itch = dir.resolve("day.itch");
@@ -97,7 +132,9 @@ class RecordCommandTest
         "--roll-cycle fortnightly|'fortnightly' is not a roll cycle",
         "--cycle-clock sundial|--cycle-clock sundial is not a clock",
         "--line-a 233.54.12.111:26477|give both --line-a and --line-b",
-        "--reorder-window 5000|--reorder-window 5000 is outside",
+        "--reorder-window 0|--reorder-window 0 is outside 1..",
+        "--gap-wait-ms -1|--gap-wait-ms -1 is outside 0..",
+        "--first-sequence -1|--first-sequence -1 is negative",
         "--format csv|'csv' is not a format" })
     void shouldRefuseBadArgumentsWithExitCodeTwo(final String arguments, final String expected) throws Exception
     {

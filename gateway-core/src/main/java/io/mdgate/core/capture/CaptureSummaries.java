@@ -1,9 +1,12 @@
 package io.mdgate.core.capture;
 
-import io.mdgate.core.feed.LineArbiter;
+import io.mdgate.core.feed.FeedLines;
+import io.mdgate.core.feed.FeedSession;
+import io.mdgate.core.mold.MoldUdp64PacketDecoder;
 
 /**
- * Copies the counters of a capture's reading stages into a {@link DecodeSummary}. Stateless.
+ * Copies the counters of a capture's reading stages and of its feed session into a {@link DecodeSummary}.
+ * Stateless.
  */
 final class CaptureSummaries
 {
@@ -15,7 +18,40 @@ final class CaptureSummaries
         final DecodeSummary summary,
         final UdpFrameDissector dissector,
         final MoldUdp64LineSelector selector,
-        final LineArbiter arbiter)
+        final CaptureFeed feed,
+        final MessageTally tally)
+    {
+        frames(summary, dissector, selector);
+        final FeedSession session = feed.session();
+        for (int line = FeedLines.A; line <= FeedLines.B; line++)
+        {
+            final UdpEndpoint endpoint = selector.line(line);
+            summary.lineDestinations[line] = endpoint == null ? null : endpoint.toString();
+            summary.linePackets[line] = session.packets(line);
+        }
+        summary.packets = session.packets(FeedLines.A) + session.packets(FeedLines.B);
+        sessions(summary, feed);
+        malformed(summary, session);
+        summary.duplicateMessages = session.duplicates(FeedLines.A) + session.duplicates(FeedLines.B);
+        summary.duplicatePackets = feed.duplicatePackets();
+        summary.heartbeats = session.heartbeats(FeedLines.A) + session.heartbeats(FeedLines.B);
+        summary.endOfSession = session.isEndOfSession();
+        summary.unsequencedPackets = feed.unsequencedPackets();
+        summary.heldPackets = feed.heldPackets();
+        summary.gaps = feed.gaps();
+        summary.missingMessages = feed.missingMessages();
+        summary.gapRanges = feed.gapRanges();
+        for (int i = 0; i < summary.gapRanges; i++)
+        {
+            summary.gapFirst[i] = feed.gapFirst(i);
+            summary.gapLast[i] = feed.gapFirst(i) + feed.gapCount(i) - 1;
+        }
+        summary.firstSequence = tally.firstSequence();
+        summary.lastSequence = tally.lastSequence();
+    }
+
+    private static void frames(
+        final DecodeSummary summary, final UdpFrameDissector dissector, final MoldUdp64LineSelector selector)
     {
         summary.frames = dissector.frames();
         summary.udpDatagrams = dissector.datagrams();
@@ -27,42 +63,35 @@ final class CaptureSummaries
         summary.unsupportedLinkType = dissector.unsupportedLinkType();
         summary.otherDestinations = selector.otherDestinationDatagrams();
         summary.notMoldUdp64 = selector.notMoldUdp64Datagrams();
+    }
 
-        for (int line = 0; line < LineArbiter.LINES; line++)
+    private static void sessions(final DecodeSummary summary, final CaptureFeed feed)
+    {
+        summary.session = feed.sessionsStarted() == 0 ? null : feed.sessionStarted(0);
+        summary.sessionChanges = feed.session().sessionChanges();
+        for (int i = 0; i < feed.otherSessions(); i++)
         {
-            final UdpEndpoint endpoint = selector.line(line);
-            summary.lineDestinations[line] = endpoint == null ? null : endpoint.toString();
-            summary.linePackets[line] = arbiter.packets(line);
+            summary.otherSessions.put(feed.otherSession(i), feed.otherSessionPackets(i));
         }
-        summary.packets = arbiter.packets();
-        summary.session = arbiter.hasSession() ? arbiter.session() : null;
-        for (int i = 0; i < arbiter.otherSessions(); i++)
+        if (feed.otherSessionOverflowPackets() > 0)
         {
-            summary.otherSessions.put(arbiter.otherSession(i), arbiter.otherSessionPackets(i));
+            summary.otherSessions.put("(more sessions)", feed.otherSessionOverflowPackets());
         }
-        if (arbiter.otherSessionOverflowPackets() > 0)
-        {
-            summary.otherSessions.put("(more sessions)", arbiter.otherSessionOverflowPackets());
-        }
-        summary.moldMalformedHeader = arbiter.malformedHeaderPackets();
-        summary.moldBlockOverrun = arbiter.blockOverrunPackets();
-        summary.moldTrailingBytes = arbiter.trailingBytesPackets();
-        summary.moldMalformedOther = arbiter.malformedOtherPackets();
-        summary.duplicateMessages = arbiter.duplicateMessages();
-        summary.duplicatePackets = arbiter.duplicatePackets();
-        summary.heartbeats = arbiter.heartbeats();
-        summary.endOfSession = arbiter.endOfSession();
-        summary.unsequencedPackets = arbiter.unsequencedPackets();
-        summary.heldPackets = arbiter.heldPackets();
-        summary.gaps = arbiter.gaps();
-        summary.missingMessages = arbiter.missingMessages();
-        summary.gapRanges = Math.min(arbiter.gapRanges(), DecodeSummary.MAX_GAP_RANGES);
-        for (int i = 0; i < summary.gapRanges; i++)
-        {
-            summary.gapFirst[i] = arbiter.gapFrom(i);
-            summary.gapLast[i] = arbiter.gapTo(i) - 1;
-        }
-        summary.firstSequence = arbiter.firstSequence();
-        summary.lastSequence = arbiter.lastSequence();
+    }
+
+    /**
+     * The session counts malformed packets per line; its packet decoder, which validates every packet it drops as
+     * malformed once, says why for the framing faults. The rest (sequence 0 or out of range, a session id that is
+     * not printable, no room to hold the packet) are the session's own reasons.
+     */
+    private static void malformed(final DecodeSummary summary, final FeedSession session)
+    {
+        final MoldUdp64PacketDecoder decoder = session.decoder();
+        summary.moldMalformedHeader = decoder.malformedHeaderCount();
+        summary.moldBlockOverrun = decoder.blockOverrunCount();
+        summary.moldTrailingBytes = decoder.trailingBytesCount();
+        final long total = session.malformed(FeedLines.A) + session.malformed(FeedLines.B);
+        summary.moldMalformedOther = Math.max(0, total - summary.moldMalformedHeader - summary.moldBlockOverrun -
+            summary.moldTrailingBytes);
     }
 }

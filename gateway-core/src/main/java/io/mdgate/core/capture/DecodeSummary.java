@@ -62,6 +62,7 @@ public final class DecodeSummary
     final String[] lineDestinations = new String[2];
     final long[] linePackets = new long[2];
     String session;
+    long sessionChanges;
     final Map<String, Long> otherSessions = new LinkedHashMap<>();
 
     long frames;
@@ -201,7 +202,7 @@ public final class DecodeSummary
         return skippedBytes;
     }
 
-    /** @return holes in the sequence that neither line filled. */
+    /** @return holes in the sequence that neither line filled, declared lost by the feed session. */
     public long gaps()
     {
         return gaps;
@@ -258,13 +259,16 @@ public final class DecodeSummary
         return endOfSession;
     }
 
-    /** @return packets with sequence 0, delivered unarbitrated. */
+    /**
+     * @return packets with sequence 0, which MoldUDP64 never assigns: dropped as malformed (they are among
+     * {@link #moldMalformedOther()}), never decoded.
+     */
     public long unsequencedPackets()
     {
         return unsequencedPackets;
     }
 
-    /** @return packets that waited in the reorder window for a hole to fill. */
+    /** @return packets the feed session held after a gap, waiting for it to fill. */
     public long heldPackets()
     {
         return heldPackets;
@@ -292,10 +296,16 @@ public final class DecodeSummary
         return linePackets[line];
     }
 
-    /** @return the MoldUDP64 session arbitrated, or null for files without one. */
+    /** @return the first MoldUDP64 session the feed session accepted, or null for files without one. */
     public String session()
     {
         return session;
+    }
+
+    /** @return times a new session replaced the current one in a capture. */
+    public long sessionChanges()
+    {
+        return sessionChanges;
     }
 
     /** @return packets of other sessions, dropped, per session id. */

@@ -35,6 +35,7 @@ final class DecodeSummaryJson
         lines(sb.append(", "), s);
         string(sb.append(", "), "session", s.session());
         otherSessions(sb.append(", "), s);
+        number(sb.append(", "), "sessionChanges", s.sessionChanges());
         number(sb.append(", "), "unsequencedPackets", s.unsequencedPackets());
         number(sb.append(", "), "heldPackets", s.heldPackets());
         capture(sb.append(", "), s);

@@ -85,14 +85,15 @@ final class DecodeSummaryText
         line(sb, "duplicates", s.duplicates() + " messages, " + s.duplicatePackets() + " whole packets");
         line(sb, "packets", s.packets() + " (heartbeats " + s.heartbeats() + ", end of session " +
             (s.endOfSession() ? "seen" : "not seen") +
-            (s.unsequencedPackets() > 0 ? ", unsequenced " + s.unsequencedPackets() : "") +
-            (s.heldPackets() > 0 ? ", held for reordering " + s.heldPackets() : "") + ")");
+            (s.unsequencedPackets() > 0 ? ", sequence 0 (malformed) " + s.unsequencedPackets() : "") +
+            (s.heldPackets() > 0 ? ", held after a gap " + s.heldPackets() : "") + ")");
         for (int line = 0; line < 2; line++)
         {
             line(sb, line == 0 ? "line A" : "line B", (s.lineDestination(line) == null ? "-" : s.lineDestination(line)) +
                 ", " + s.linePackets(line) + " packets");
         }
-        line(sb, "session", s.session() == null ? "-" : s.session().isEmpty() ? "(blank)" : printable(s.session()));
+        line(sb, "session", (s.session() == null ? "-" : s.session().isEmpty() ? "(blank)" : printable(s.session())) +
+            (s.sessionChanges() > 0 ? " (then " + s.sessionChanges() + " session changes)" : ""));
         for (final Map.Entry<String, Long> other : s.otherSessions().entrySet())
         {
             line(sb, "other session", printable(other.getKey()) + ": " + other.getValue() + " packets dropped");

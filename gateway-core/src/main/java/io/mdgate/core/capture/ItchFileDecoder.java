@@ -1,6 +1,10 @@
 package io.mdgate.core.capture;
 
-import io.mdgate.core.feed.LineArbiter;
+import io.mdgate.core.feed.FeedLines;
+import io.mdgate.core.feed.FeedSession;
+import io.mdgate.core.feed.GapHandler;
+import io.mdgate.core.feed.MessageProcessor;
+import io.mdgate.core.feed.PacketContextHandler;
 import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.core.itch.ItchMessageHandler;
 import io.mdgate.core.mold.MoldUdp64MessageHandler;
@@ -11,19 +15,24 @@ import java.nio.file.Path;
 /**
  * Turns a user's file into ITCH messages and a {@link DecodeSummary}: opens it (inflating gzip), detects its
  * framing from the content (or takes the one configured), reads it with the matching reader and, for captures,
- * sorts the datagrams onto the A and B lines and arbitrates them so each sequence is delivered once and in order.
- * Every well-formed message goes to the configured handlers.
+ * sorts the datagrams onto the A and B lines and runs them through the live gateway's {@link FeedSession}, with
+ * the capture's time as its clock ({@link CaptureFeed}), so each sequence is delivered once and in order and each
+ * unrecoverable gap is declared exactly as the gateway would have declared it. Every well-formed message goes to
+ * the configured handlers.
  * <pre>
- *   daily / zero-prefixed file ---------------------------------------------+
- *   pcap / pcapng -> UdpFrameDissector -> MoldUdp64LineSelector -> LineArbiter +-> MessageTally -> handlers
+ *   daily / zero-prefixed file -------------------------------------------------------------+
+ *   pcap / pcapng -> UdpFrameDissector -> MoldUdp64LineSelector -> CaptureFeed (FeedSession) +-> MessageTally -> handlers
  * </pre>
+ * When the lines are not given, a first pass over the capture finds them ({@link MoldUdp64LineFinder}); it stops
+ * as soon as both are known.
+ * <p>
  * Configure once through a {@link Context}; {@link #decode(Path)} may be called for several files in turn.
  * Not thread-safe: one thread.
  */
 public final class ItchFileDecoder
 {
-    /** Largest reorder window accepted: each packet slot takes {@link LineArbiter#MAX_PACKET_LENGTH} bytes. */
-    public static final int MAX_REORDER_WINDOW = 1024;
+    /** Default gap wait: the gateway's default {@code [feed] gap_wait_ms} of 2 ms. */
+    public static final long DEFAULT_GAP_WAIT_NANOS = 2_000_000L;
 
     private final Context context;
 
@@ -103,6 +112,10 @@ public final class ItchFileDecoder
         final CaptureInput input, final ItchFileFormat format, final MessageTally tally, final DecodeSummary summary)
         throws IOException
     {
+        if (null != context.messageProcessor())
+        {
+            context.messageProcessor().packetDecoder(null);
+        }
         if (format == ItchFileFormat.DAILY)
         {
             final DailyFileReader reader = new DailyFileReader();
@@ -125,14 +138,48 @@ public final class ItchFileDecoder
         final CaptureInput input, final ItchFileFormat format, final MessageTally tally, final DecodeSummary summary)
         throws IOException
     {
-        final LineArbiter arbiter = new LineArbiter(context.reorderWindow(), tally);
+        UdpEndpoint lineA = context.lineA();
+        UdpEndpoint lineB = context.lineB();
+        long discoveryDatagrams = 0;
+        if (lineA == null)
+        {
+            final MoldUdp64LineFinder finder = findLines(input.file(), format);
+            lineA = finder.line(FeedLines.A);
+            lineB = finder.line(FeedLines.B);
+            discoveryDatagrams = finder.datagramsUntilFound();
+        }
+        final CaptureFeed feed = new CaptureFeed(context.sessionContext(tally));
+        if (null != context.messageProcessor())
+        {
+            context.messageProcessor().packetDecoder(feed.session().decoder());
+        }
         final MoldUdp64LineSelector selector =
-            new MoldUdp64LineSelector(arbiter, context.lineA(), context.lineB(), context.packetHandler());
+            new MoldUdp64LineSelector(feed, lineA, lineB, context.packetHandler(), discoveryDatagrams);
         final UdpFrameDissector dissector = new UdpFrameDissector();
+        readFrames(input, format, dissector, selector, summary);
+        feed.finish();
+        CaptureSummaries.fill(summary, dissector, selector, feed, tally);
+    }
+
+    private MoldUdp64LineFinder findLines(final Path file, final ItchFileFormat format) throws IOException
+    {
+        try (CaptureInput input = CaptureInput.open(file, context.bufferCapacity()))
+        {
+            final UdpFrameDissector dissector = new UdpFrameDissector();
+            final MoldUdp64LineFinder finder = new MoldUdp64LineFinder(dissector);
+            readFrames(input, format, dissector, finder, new DecodeSummary());
+            return finder;
+        }
+    }
+
+    private static void readFrames(final CaptureInput input, final ItchFileFormat format,
+        final UdpFrameDissector dissector, final UdpDatagramHandler handler, final DecodeSummary summary)
+        throws IOException
+    {
         if (format == ItchFileFormat.PCAPNG)
         {
             final PcapNgReader reader = new PcapNgReader();
-            reader.read(input, dissector, selector);
+            reader.read(input, dissector, handler);
             summary.truncatedRecords = reader.truncatedRecords();
             summary.oversizedRecords = reader.oversizedRecords();
             summary.malformedBlocks = reader.malformedBlocks();
@@ -140,12 +187,10 @@ public final class ItchFileDecoder
         else
         {
             final PcapReader reader = new PcapReader();
-            reader.read(input, dissector, selector);
+            reader.read(input, dissector, handler);
             summary.truncatedRecords = reader.truncatedRecords();
             summary.oversizedRecords = reader.oversizedRecords();
         }
-        arbiter.finish();
-        CaptureSummaries.fill(summary, dissector, selector, arbiter);
     }
 
     private static void tally(final MessageTally tally, final DecodeSummary summary)
@@ -160,18 +205,27 @@ public final class ItchFileDecoder
     }
 
     /**
-     * Settings of an {@link ItchFileDecoder}, with defaults; validated once by the decoder's constructor.
+     * Settings of an {@link ItchFileDecoder}, with defaults; validated once by the decoder's constructor. The feed
+     * session settings ({@link #firstSequence(long)}, {@link #gapWaitNanos(long)}, {@link #holdPackets(int)}) are
+     * those of the gateway's {@link FeedSession}, with the gateway's defaults except {@code firstSequence}.
      * Not thread-safe: configure on one thread, then hand over.
      */
     public static final class Context
     {
+        private static final GapHandler NO_GAP_HANDLER = (firstSequence, count) -> {};
+
         private ItchFileFormat format;
         private UdpEndpoint lineA;
         private UdpEndpoint lineB;
-        private int reorderWindow = LineArbiter.DEFAULT_REORDER_WINDOW;
+        private long firstSequence;
+        private long gapWaitNanos = DEFAULT_GAP_WAIT_NANOS;
+        private int holdPackets = FeedSession.Context.DEFAULT_HOLD_PACKETS;
         private int bufferCapacity = CaptureInput.DEFAULT_CAPACITY;
         private ItchMessageHandler itchHandler;
         private MoldUdp64MessageHandler messageHandler;
+        private GapHandler gapHandler;
+        private PacketContextHandler packetContextHandler;
+        private MessageProcessor messageProcessor;
         private PacketHandler packetHandler;
 
         /** @return the framing to read, or null (the default) to detect it from the content. */
@@ -202,8 +256,8 @@ public final class ItchFileDecoder
         }
 
         /**
-         * @param lineA the A line's group and port, or null (with lineB null) to take the first two MoldUDP64
-         *              destinations seen in the capture.
+         * @param lineA the A line's group and port, or null (with lineB null) to take the first two destinations
+         *              that receive a valid MoldUDP64 packet in the capture.
          * @param lineB the B line's group and port.
          * @return this.
          */
@@ -214,19 +268,54 @@ public final class ItchFileDecoder
             return this;
         }
 
-        public int reorderWindow()
+        public long firstSequence()
         {
-            return reorderWindow;
+            return firstSequence;
         }
 
         /**
-         * @param packets held while waiting for the other line to fill a hole (default
-         *                {@link LineArbiter#DEFAULT_REORDER_WINDOW}); 0 makes every hole a gap at once.
+         * @param sequence where the capture's first session starts: 0 (the default) at its first packet, 1 from the
+         *                 session's start (as the gateway does), so messages before the first packet captured are
+         *                 one declared gap. See {@link FeedSession.Context#firstSequence(long)}.
          * @return this.
          */
-        public Context reorderWindow(final int packets)
+        public Context firstSequence(final long sequence)
         {
-            this.reorderWindow = packets;
+            this.firstSequence = sequence;
+            return this;
+        }
+
+        public long gapWaitNanos()
+        {
+            return gapWaitNanos;
+        }
+
+        /**
+         * @param nanos how long, in capture time, a gap waits for the other line before it is declared lost
+         *              (default {@link #DEFAULT_GAP_WAIT_NANOS}, as the gateway). See
+         *              {@link FeedSession.Context#gapWaitNanos(long)}.
+         * @return this.
+         */
+        public Context gapWaitNanos(final long nanos)
+        {
+            this.gapWaitNanos = nanos;
+            return this;
+        }
+
+        public int holdPackets()
+        {
+            return holdPackets;
+        }
+
+        /**
+         * @param packets most packets held after gaps, waiting for them to fill (default
+         *                {@link FeedSession.Context#DEFAULT_HOLD_PACKETS}, as the gateway); when the hold is full the
+         *                oldest gap is declared lost. See {@link FeedSession.Context#holdPackets(int)}.
+         * @return this.
+         */
+        public Context holdPackets(final int packets)
+        {
+            this.holdPackets = packets;
             return this;
         }
 
@@ -276,14 +365,68 @@ public final class ItchFileDecoder
             return this;
         }
 
+        public GapHandler gapHandler()
+        {
+            return gapHandler;
+        }
+
+        /**
+         * @param handler told of each gap of a capture declared lost, in its place in the stream; may be null.
+         * @return this.
+         */
+        public Context gapHandler(final GapHandler handler)
+        {
+            this.gapHandler = handler;
+            return this;
+        }
+
+        public PacketContextHandler packetContextHandler()
+        {
+            return packetContextHandler;
+        }
+
+        /**
+         * @param handler told the line and capture time of each capture packet whose messages come next; may be
+         *                null.
+         * @return this.
+         */
+        public Context packetContextHandler(final PacketContextHandler handler)
+        {
+            this.packetContextHandler = handler;
+            return this;
+        }
+
+        public MessageProcessor messageProcessor()
+        {
+            return messageProcessor;
+        }
+
+        /**
+         * The decode, book and tick stage, wired to the feed session as the gateway wires it: message handler, gap
+         * handler (a GAP tick per declared gap), packet context handler (line and receive time of the ticks), and
+         * the session's packet decoder (each packet's last tick flagged).
+         *
+         * @param processor the stage; sets {@link #messageHandler}, {@link #gapHandler} and
+         *                  {@link #packetContextHandler}.
+         * @return this.
+         */
+        public Context messageProcessor(final MessageProcessor processor)
+        {
+            this.messageProcessor = processor;
+            this.messageHandler = processor;
+            this.gapHandler = processor;
+            this.packetContextHandler = processor;
+            return this;
+        }
+
         public PacketHandler packetHandler()
         {
             return packetHandler;
         }
 
         /**
-         * @param handler sees every datagram of a capture's A and B lines (line index as in
-         *                {@link LineArbiter#LINE_A}), with its capture time, before arbitration, so before the
+         * @param handler sees every datagram of a capture's A and B lines (line {@link FeedLines#A} or
+         *                {@link FeedLines#B}), with its capture time, before the feed session, so before the
          *                messages it releases reach the message handler; may be null. Not called for daily and
          *                zero-prefixed files.
          * @return this.
@@ -294,13 +437,21 @@ public final class ItchFileDecoder
             return this;
         }
 
+        /** @return the feed session's settings, delivering to the tally. */
+        FeedSession.Context sessionContext(final MoldUdp64MessageHandler tally)
+        {
+            return new FeedSession.Context()
+                .messageHandler(tally)
+                .gapHandler(null != gapHandler ? gapHandler : NO_GAP_HANDLER)
+                .packetContextHandler(packetContextHandler)
+                .firstSequence(firstSequence)
+                .gapWaitNanos(gapWaitNanos)
+                .holdPackets(holdPackets);
+        }
+
         Context conclude()
         {
-            if (reorderWindow < 0 || reorderWindow > MAX_REORDER_WINDOW)
-            {
-                throw new IllegalArgumentException("reorder window of " + reorderWindow +
-                    " packets is outside 0.." + MAX_REORDER_WINDOW);
-            }
+            sessionContext((buffer, offset, length, sequence) -> {}).conclude();
             if (bufferCapacity < CaptureInput.MIN_CAPACITY)
             {
                 throw new IllegalArgumentException("read window of " + bufferCapacity + " bytes is below " +

@@ -1,68 +1,56 @@
 package io.mdgate.core.capture;
 
-import io.mdgate.core.feed.LineArbiter;
+import io.mdgate.core.feed.FeedLines;
 import io.mdgate.core.feed.PacketHandler;
-import io.mdgate.core.mold.MoldUdp64MessageHandler;
-import io.mdgate.core.mold.MoldUdp64PacketDecoder;
 import org.agrona.DirectBuffer;
 
 /**
- * Sorts the UDP datagrams of a capture onto the A and B lines of a {@link LineArbiter} by destination (group and
- * port). The lines are either given, or taken to be the first two distinct destinations whose first datagram is a
- * valid MoldUDP64 packet. Datagrams to any other destination are counted and skipped; before both lines are known,
- * datagrams that are not MoldUDP64 are counted separately, so unrelated traffic (DNS, ...) cannot become a line.
- * An optional {@link PacketHandler} sees every datagram of a line, with its line and capture time, before the arbiter
- * does (e.g. to journal the raw packets).
+ * Sorts the UDP datagrams of a capture onto the A and B lines by destination (group and port), as an ingress does
+ * by its configured lines, and hands each line's datagrams, whatever they hold, with their capture time to the
+ * feed (a {@link CaptureFeed}). The lines are given, or found beforehand by a {@link MoldUdp64LineFinder}.
+ * Datagrams to any other destination are counted and skipped: as not MoldUDP64 while they came before both lines
+ * were known (only MoldUDP64 makes a line, so they were not), as other destinations after. An optional tap sees
+ * every datagram of a line before the feed does (e.g. to journal the raw packets).
  * <p>
  * Allocation-free. Not thread-safe: one reader thread.
  */
 public final class MoldUdp64LineSelector implements UdpDatagramHandler
 {
     private static final long UNASSIGNED = -1;
-    private static final MoldUdp64MessageHandler VALIDATE_ONLY = (buffer, offset, length, sequence) -> {};
 
-    private final LineArbiter arbiter;
-    private final PacketHandler packetHandler;
-    private final MoldUdp64PacketDecoder decoder = new MoldUdp64PacketDecoder();
+    private final PacketHandler feed;
+    private final PacketHandler tap;
     private final long[] lineKeys = { UNASSIGNED, UNASSIGNED };
-    private final boolean automatic;
+    private final long discoveryDatagrams;
+    private long datagrams;
     private long otherDestinationDatagrams;
     private long notMoldUdp64Datagrams;
 
     /**
-     * @param arbiter receives each line's packets.
-     * @param lineA   the A line, or null to take the first MoldUDP64 destination seen.
-     * @param lineB   the B line, or null to take the second; given only together with {@code lineA}.
+     * @param feed               receives each line's datagrams, line {@link FeedLines#A} or {@link FeedLines#B}.
+     * @param lineA              the A line.
+     * @param lineB              the B line, or null when the capture has only one.
+     * @param tap                sees each line's datagrams before the feed, or null.
+     * @param discoveryDatagrams how many datagrams it took to find the lines (0 when they were given); datagrams
+     *                           to neither line among these are counted as not MoldUDP64.
      */
-    public MoldUdp64LineSelector(final LineArbiter arbiter, final UdpEndpoint lineA, final UdpEndpoint lineB)
+    public MoldUdp64LineSelector(final PacketHandler feed, final UdpEndpoint lineA, final UdpEndpoint lineB,
+        final PacketHandler tap, final long discoveryDatagrams)
     {
-        this(arbiter, lineA, lineB, null);
-    }
-
-    /**
-     * @param arbiter       receives each line's packets.
-     * @param lineA         the A line, or null to take the first MoldUDP64 destination seen.
-     * @param lineB         the B line, or null to take the second; given only together with {@code lineA}.
-     * @param packetHandler sees each line's datagrams before the arbiter, or null.
-     */
-    public MoldUdp64LineSelector(
-        final LineArbiter arbiter, final UdpEndpoint lineA, final UdpEndpoint lineB, final PacketHandler packetHandler)
-    {
-        if ((lineA == null) != (lineB == null))
-        {
-            throw new IllegalArgumentException("give both lines or neither");
-        }
         if (lineA != null && lineA.equals(lineB))
         {
             throw new IllegalArgumentException("lines A and B are both " + lineA + "; they must differ");
         }
-        this.arbiter = arbiter;
-        this.packetHandler = packetHandler;
-        this.automatic = lineA == null;
-        if (!automatic)
+        this.feed = feed;
+        this.tap = tap;
+        this.discoveryDatagrams = discoveryDatagrams;
+        if (lineA != null)
         {
-            lineKeys[LineArbiter.LINE_A] = lineA.key();
-            lineKeys[LineArbiter.LINE_B] = lineB.key();
+            lineKeys[FeedLines.A] = lineA.key();
+        }
+        if (lineB != null)
+        {
+            lineKeys[FeedLines.B] = lineB.key();
         }
     }
 
@@ -77,42 +65,31 @@ public final class MoldUdp64LineSelector implements UdpDatagramHandler
         final int offset,
         final int length)
     {
+        datagrams++;
         final long key = UdpEndpoint.key(destinationAddress, destinationPort);
-        int line = lineOf(key);
-        if (line < 0 && automatic && lineKeys[LineArbiter.LINE_B] == UNASSIGNED)
-        {
-            if (decoder.decode(buffer, offset, length, VALIDATE_ONLY) < 0)
-            {
-                notMoldUdp64Datagrams++;
-                return;
-            }
-            line = lineKeys[LineArbiter.LINE_A] == UNASSIGNED ? LineArbiter.LINE_A : LineArbiter.LINE_B;
-            lineKeys[line] = key;
-        }
+        final int line = key == lineKeys[FeedLines.A] ? FeedLines.A : key == lineKeys[FeedLines.B] ? FeedLines.B : -1;
         if (line < 0)
         {
-            otherDestinationDatagrams++;
+            if (datagrams <= discoveryDatagrams)
+            {
+                notMoldUdp64Datagrams++;
+            }
+            else
+            {
+                otherDestinationDatagrams++;
+            }
             return;
         }
-        if (packetHandler != null)
+        if (tap != null)
         {
-            packetHandler.onPacket(line, buffer, offset, length, timestampNanos);
+            tap.onPacket(line, buffer, offset, length, timestampNanos);
         }
-        arbiter.onPacket(line, buffer, offset, length);
-    }
-
-    private int lineOf(final long key)
-    {
-        if (key == lineKeys[LineArbiter.LINE_A])
-        {
-            return LineArbiter.LINE_A;
-        }
-        return key == lineKeys[LineArbiter.LINE_B] ? LineArbiter.LINE_B : -1;
+        feed.onPacket(line, buffer, offset, length, timestampNanos);
     }
 
     /**
-     * @param line {@link LineArbiter#LINE_A} or {@link LineArbiter#LINE_B}.
-     * @return the line's destination, or null when no datagram has been seen for it. Allocates: for reports.
+     * @param line {@link FeedLines#A} or {@link FeedLines#B}.
+     * @return the line's destination, or null when it has none. Allocates: for reports.
      */
     public UdpEndpoint line(final int line)
     {
@@ -125,7 +102,7 @@ public final class MoldUdp64LineSelector implements UdpDatagramHandler
         return otherDestinationDatagrams;
     }
 
-    /** @return datagrams that could not be MoldUDP64, seen while the lines were still being chosen. */
+    /** @return datagrams to neither line that came before the lines were known, so were not MoldUDP64. */
     public long notMoldUdp64Datagrams()
     {
         return notMoldUdp64Datagrams;

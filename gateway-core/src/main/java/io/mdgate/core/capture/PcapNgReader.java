@@ -54,7 +54,7 @@ public final class PcapNgReader
     private long malformedBlocks;
 
     /**
-     * Reads every block to the end of the input.
+     * Reads every block to the end of the input, or until the dissector is stopped.
      *
      * @param input     positioned at the first Section Header Block.
      * @param dissector finds the UDP payload in each frame.
@@ -68,7 +68,7 @@ public final class PcapNgReader
     {
         checkStartsWithSection(input);
         final long before = records;
-        while (input.ensure(MIN_BLOCK_LENGTH))
+        while (!dissector.isStopped() && input.ensure(MIN_BLOCK_LENGTH))
         {
             final int at = input.position();
             final boolean section = input.buffer().getInt(at, ByteOrder.BIG_ENDIAN) == SECTION_HEADER_BLOCK;
@@ -94,7 +94,7 @@ public final class PcapNgReader
             input.advance((int)totalLength);
             onBlock(section, order, input.buffer(), blockAt, (int)totalLength, dissector, handler);
         }
-        if (input.remaining() > 0)
+        if (!dissector.isStopped() && input.remaining() > 0)
         {
             truncatedRecords++;
             input.advance(input.remaining());

@@ -33,7 +33,7 @@ public final class PcapReader
     private long oversizedRecords;
 
     /**
-     * Reads the file header and every record to the end of the input.
+     * Reads the file header and every record to the end of the input, or until the dissector is stopped.
      *
      * @param input     positioned at the file header.
      * @param dissector finds the UDP payload in each frame.
@@ -47,7 +47,7 @@ public final class PcapReader
     {
         readFileHeader(input);
         final long before = records;
-        while (input.ensure(RECORD_HEADER_LENGTH))
+        while (!dissector.isStopped() && input.ensure(RECORD_HEADER_LENGTH))
         {
             final int at = input.position();
             final long seconds = input.buffer().getInt(at, byteOrder) & 0xFFFF_FFFFL;
@@ -69,7 +69,7 @@ public final class PcapReader
             input.advance(RECORD_HEADER_LENGTH + (int)capturedLength);
             dissector.dissect(linkType, timestamp, input.buffer(), frameAt, (int)capturedLength, handler);
         }
-        if (input.remaining() > 0)
+        if (!dissector.isStopped() && input.remaining() > 0)
         {
             truncatedRecords++;
             input.advance(input.remaining());

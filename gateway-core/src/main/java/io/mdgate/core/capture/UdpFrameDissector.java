@@ -61,6 +61,7 @@ public final class UdpFrameDissector
     private long truncated;
     private long malformed;
     private long unsupportedLinkType;
+    private boolean stopped;
 
     /**
      * @param linkType       the capture's link type for this frame (pcap LINKTYPE_*).
@@ -265,6 +266,18 @@ public final class UdpFrameDissector
     }
 
     /** @return frames looked at. */
+    /** Asks the reader to stop after the current frame: its handler has seen all it needs (e.g. found the lines). */
+    public void stop()
+    {
+        stopped = true;
+    }
+
+    /** @return true once {@link #stop()} was called; readers check it between records. */
+    public boolean isStopped()
+    {
+        return stopped;
+    }
+
     public long frames()
     {
         return frames;

@@ -1,6 +1,7 @@
 package io.mdgate.core.capture;
 
-import io.mdgate.core.feed.LineArbiter;
+import io.mdgate.core.feed.FeedLines;
+import io.mdgate.core.feed.FeedSession;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -60,19 +61,22 @@ class CaptureReadAllocationTest
         for (int pass = 0; pass < 4; pass++)
         {
             final MessageTally tally = new MessageTally();
-            final LineArbiter arbiter = new LineArbiter(LineArbiter.DEFAULT_REORDER_WINDOW, tally);
-            final MoldUdp64LineSelector selector = new MoldUdp64LineSelector(arbiter, null, null);
+            final CaptureFeed feed = new CaptureFeed(new FeedSession.Context()
+                .messageHandler(tally).gapHandler((first, count) -> {}).gapWaitNanos(2_000_000L));
+            final MoldUdp64LineSelector selector = new MoldUdp64LineSelector(feed,
+                new UdpEndpoint(GROUP_A, CaptureFixtures.PORT), new UdpEndpoint(GROUP_B, CaptureFixtures.PORT), null, 0);
             final UdpFrameDissector dissector = new UdpFrameDissector();
             final PcapReader reader = new PcapReader();
             try (CaptureInput input = CaptureInput.open(file, CaptureInput.MIN_CAPACITY))
             {
                 final long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
                 reader.read(input, dissector, selector);
-                arbiter.finish();
+                feed.finish();
                 allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
             }
             assertEquals((long)PACKETS * PER_PACKET, tally.messages());
-            assertEquals(0, arbiter.gaps());
+            assertEquals(0, feed.gaps());
+            assertEquals(PACKETS / 50, feed.session().gapsFilledByOtherLine(FeedLines.A));
         }
         if (gzip)
         {

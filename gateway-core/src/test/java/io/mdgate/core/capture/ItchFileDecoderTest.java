@@ -312,10 +312,140 @@ class ItchFileDecoderTest
     }
 
     @Test
+    void shouldTakeTheRealSessionWhenTheFirstPacketCarriesDamagedSessionBytes() throws IOException
+    {
+        final byte[] damaged = moldPacketOfAdds(SESSION, 1, 2);
+        damaged[3] = 0x01;
+        final byte[] capture = new CaptureFixtures.Pcap()
+            .udp(GROUP_A, damaged)
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 1, 2))
+            .udp(GROUP_B, moldPacketOfAdds(SESSION, 1, 2))
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 3, 3))
+            .udp(GROUP_B, moldPacketOfAdds(SESSION, 3, 3))
+            .toBytes();
+
+        final DecodeSummary summary = decode(write(dir, "damaged-session.pcap", capture));
+
+        assertEquals(SESSION, summary.session());
+        assertEquals(sequences(1, 5), delivered.sequences());
+        assertEquals(5, summary.messages());
+        assertEquals(1, summary.malformed());
+        assertEquals(1, summary.moldMalformedOther());
+        assertEquals(0, summary.gaps());
+        assertEquals(0, summary.sessionChanges());
+        assertEquals(3, summary.linePackets(0));
+    }
+
+    @Test
+    void shouldCountATruncatedFirstPacketOfALineAsMalformedOnThatLineAndDecodeTheRest() throws IOException
+    {
+        final byte[] capture = new CaptureFixtures.Pcap()
+            .udp(GROUP_A, cut(moldPacketOfAdds(SESSION, 1, 2), 7))
+            .udp(GROUP_B, moldPacketOfAdds(SESSION, 1, 2))
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 3, 1))
+            .udp(GROUP_B, moldPacketOfAdds(SESSION, 3, 1))
+            .toBytes();
+
+        final DecodeSummary summary = decode(write(dir, "truncated-first.pcap", capture));
+
+        assertEquals(SESSION, summary.session());
+        assertEquals(sequences(1, 3), delivered.sequences());
+        assertEquals(1, summary.moldBlockOverrun());
+        assertEquals(1, summary.malformed());
+        assertEquals(0, summary.notMoldUdp64(), "the damaged packet went to line A, as it would live");
+        assertEquals("233.54.12.111:26477", summary.lineDestination(1),
+            "the damaged packet's destination is a line, second in the order of first valid packets");
+        assertEquals(2, summary.linePackets(1));
+        assertEquals(0, summary.gaps());
+    }
+
+    @Test
+    void shouldCountSequenceZeroPacketsAsMalformedAndNeverDecodeThem() throws IOException
+    {
+        final byte[] capture = new CaptureFixtures.Pcap()
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 1, 2))
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 0, 3))
+            .udp(GROUP_B, moldPacketOfAdds(SESSION, 0, 1))
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 3, 1))
+            .toBytes();
+
+        final DecodeSummary summary = decode(write(dir, "sequence-zero.pcap", capture));
+
+        assertEquals(sequences(1, 3), delivered.sequences());
+        assertEquals(3, summary.messages());
+        assertEquals(2, summary.unsequencedPackets());
+        assertEquals(2, summary.moldMalformedOther());
+        assertEquals(2, summary.malformed());
+    }
+
+    @Test
+    void shouldDeclareAHoleLostOnceTheGapWaitHasPassedInCaptureTimeSoALateCopyIsADuplicate() throws IOException
+    {
+        final long t0 = 1_700_000_000_000_000_000L;
+        final byte[] capture = new CaptureFixtures.Pcap()
+            .record(t0, udpFrame(GROUP_A, PORT, moldPacketOfAdds(SESSION, 1, 2)))
+            .record(t0 + 1_000, udpFrame(GROUP_A, PORT, moldPacketOfAdds(SESSION, 5, 1)))
+            .record(t0 + 1_000 + 2_500_000, udpFrame(GROUP_A, PORT, moldPacketOfAdds(SESSION, 6, 1)))
+            .record(t0 + 1_000 + 3_000_000, udpFrame(GROUP_B, PORT, moldPacketOfAdds(SESSION, 3, 2)))
+            .record(t0 + 1_000 + 3_100_000, udpFrame(GROUP_B, PORT, moldPacketOfAdds(SESSION, 7, 1)))
+            .record(t0 + 1_000 + 3_200_000, udpFrame(GROUP_A, PORT, moldPacketOfAdds(SESSION, 9, 1)))
+            .record(t0 + 1_000 + 3_300_000, udpFrame(GROUP_B, PORT, moldPacketOfAdds(SESSION, 8, 1)))
+            .toBytes();
+        final List<String> gaps = new java.util.ArrayList<>();
+        final ItchFileDecoder.Context context = new ItchFileDecoder.Context()
+            .gapHandler((first, count) -> gaps.add(first + "+" + count + " after " + delivered.sequences().size()));
+
+        final DecodeSummary summary = decode(write(dir, "late.pcap", capture), context);
+
+        assertEquals(List.of(1L, 2L, 5L, 6L, 7L, 8L, 9L), delivered.sequences());
+        assertEquals(List.of("3+2 after 2"), gaps, "the gap wait of 2 ms ran out before line B's copy came");
+        assertEquals(1, summary.gaps());
+        assertEquals(3, summary.gapFirst(0));
+        assertEquals(4, summary.gapLast(0));
+        assertEquals(2, summary.duplicates(), "line B's late copy of 3-4");
+        assertEquals(2, summary.heldPackets(), "5 after the gap, 9 after 8");
+    }
+
+    @Test
+    void shouldWaitForTheOtherLineAsLongAsItIsToldInCaptureTime() throws IOException
+    {
+        final long t0 = 1_700_000_000_000_000_000L;
+        final byte[] capture = new CaptureFixtures.Pcap()
+            .record(t0, udpFrame(GROUP_A, PORT, moldPacketOfAdds(SESSION, 1, 2)))
+            .record(t0 + 1_000, udpFrame(GROUP_A, PORT, moldPacketOfAdds(SESSION, 5, 1)))
+            .record(t0 + 3_000_000, udpFrame(GROUP_B, PORT, moldPacketOfAdds(SESSION, 3, 2)))
+            .toBytes();
+
+        final DecodeSummary summary =
+            decode(write(dir, "slow-b.pcap", capture), new ItchFileDecoder.Context().gapWaitNanos(5_000_000L));
+
+        assertEquals(sequences(1, 5), delivered.sequences());
+        assertEquals(0, summary.gaps());
+    }
+
+    @Test
+    void shouldDeclareEverythingBeforeTheFirstPacketOneGapWhenToldTheSessionStartsAtOne() throws IOException
+    {
+        final byte[] capture = new CaptureFixtures.Pcap().udp(GROUP_A, moldPacketOfAdds(SESSION, 7, 2)).toBytes();
+
+        final DecodeSummary summary =
+            decode(write(dir, "late-join.pcap", capture), new ItchFileDecoder.Context().firstSequence(1));
+
+        assertEquals(List.of(7L, 8L), delivered.sequences());
+        assertEquals(1, summary.gaps());
+        assertEquals(1, summary.gapFirst(0));
+        assertEquals(6, summary.gapLast(0));
+    }
+
+    @Test
     void shouldRefuseSettingsThatCannotWork()
     {
         assertThrows(IllegalArgumentException.class,
-            () -> new ItchFileDecoder(new ItchFileDecoder.Context().reorderWindow(-1)));
+            () -> new ItchFileDecoder(new ItchFileDecoder.Context().holdPackets(0)));
+        assertThrows(IllegalArgumentException.class,
+            () -> new ItchFileDecoder(new ItchFileDecoder.Context().gapWaitNanos(-1)));
+        assertThrows(IllegalArgumentException.class,
+            () -> new ItchFileDecoder(new ItchFileDecoder.Context().firstSequence(-1)));
         assertThrows(IllegalArgumentException.class,
             () -> new ItchFileDecoder(new ItchFileDecoder.Context().lines(new UdpEndpoint(GROUP_A, PORT), null)));
         assertThrows(IllegalArgumentException.class, () -> new ItchFileDecoder(new ItchFileDecoder.Context()
