@@ -163,11 +163,20 @@ static uint64_t choose_timestamps(struct mdg_port *port, const struct rte_eth_de
     return 0;
 }
 
+/*
+ * The checksum offloads the device has: with them it flags each mbuf's IPv4 and UDP checksums good or bad;
+ * without, the receive path sums them itself (mdgate_rx.c).
+ */
+static uint64_t choose_checksums(const struct rte_eth_dev_info *info)
+{
+    return info->rx_offload_capa & (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM);
+}
+
 static int setup_queues(struct mdg_port *port, const jint *settings, const struct rte_eth_dev_info *info)
 {
     struct rte_eth_conf conf;
     memset(&conf, 0, sizeof(conf));
-    conf.rxmode.offloads = choose_timestamps(port, info, settings[SETTING_HW_TIMESTAMPS]);
+    conf.rxmode.offloads = choose_timestamps(port, info, settings[SETTING_HW_TIMESTAMPS]) | choose_checksums(info);
     const uint16_t tx_queues = info->max_tx_queues > 0 ? 1 : 0;
     int result = rte_eth_dev_configure(port->port_id, 1, tx_queues, &conf);
     if (result != 0)

@@ -53,6 +53,10 @@ enum mdg_counter
     MDG_OVERSIZED,
     MDG_IGMP_REPORTS_SENT,
     MDG_TX_FAILED,
+    MDG_IP_CHECKSUM,                      /* IPv4 header checksum wrong (device flag or software) */
+    MDG_UDP_CHECKSUM,                     /* UDP checksum wrong (device flag or software) */
+    MDG_LENGTH,                           /* IPv4 total length or UDP length disagrees with the frame */
+    MDG_UDP_CHECKSUM_PARTIAL,             /* accepted: only the pseudo-header sum, as a same-host sender leaves it */
     MDG_COUNTERS
 };
 

@@ -226,6 +226,26 @@ public final class DpdkIngress implements Ingress
         }
     }
 
+    @Override
+    public void readDropped(final long[] counts)
+    {
+        synchronized (lifecycle)
+        {
+            if (handle != 0)
+            {
+                DpdkNative.stats0(handle, statsValues);
+                DpdkStats.dropped(statsValues, counts);
+            }
+            else
+            {
+                for (int i = 0; i < IngressStats.REASONS.size(); i++)
+                {
+                    counts[i] = finalStats != null ? finalStats.dropped(IngressStats.REASONS.get(i)) : 0;
+                }
+            }
+        }
+    }
+
     private IngressStats snapshot()
     {
         DpdkNative.stats0(handle, statsValues);

@@ -12,7 +12,7 @@ import io.mdgate.core.nativelib.NativeLibraryLoader;
 public final class DpdkNative
 {
     /** The native ABI this class expects; must equal {@code MDGATE_DPDK_ABI_VERSION} in {@code mdgate_dpdk.h}. */
-    public static final int ABI_VERSION = 3;
+    public static final int ABI_VERSION = 4;
 
     /** The library name for {@link System#loadLibrary(String)}: {@code libmdgate-dpdk.so} on Linux. */
     public static final String LIBRARY_NAME = "mdgate-dpdk";

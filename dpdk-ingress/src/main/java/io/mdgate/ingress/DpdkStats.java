@@ -9,8 +9,24 @@ import io.mdgate.core.feed.FeedLines;
  */
 final class DpdkStats
 {
+    /** The index in the native array of each of {@link IngressStats#REASONS}, in that order. */
+    private static final int[] DROPPED = {
+        DpdkStatsDescriptor.NOT_IPV4, DpdkStatsDescriptor.ARP, DpdkStatsDescriptor.FRAGMENT,
+        DpdkStatsDescriptor.NOT_UDP, DpdkStatsDescriptor.IGMP, DpdkStatsDescriptor.OTHER_DESTINATION,
+        DpdkStatsDescriptor.MALFORMED, DpdkStatsDescriptor.OVERSIZED, DpdkStatsDescriptor.LENGTH_MISMATCH,
+        DpdkStatsDescriptor.IP_CHECKSUM, DpdkStatsDescriptor.UDP_CHECKSUM };
+
     private DpdkStats()
     {
+    }
+
+    /** Copies the drop counters of the native array into counts, in {@link IngressStats#REASONS} order. */
+    static void dropped(final long[] values, final long[] counts)
+    {
+        for (int i = 0; i < DROPPED.length; i++)
+        {
+            counts[i] = values[DROPPED[i]];
+        }
     }
 
     static IngressStats of(final String source, final long[] values)
@@ -21,15 +37,11 @@ final class DpdkStats
             builder.line(line, values[DpdkStatsDescriptor.LINE_PACKETS + line],
                 values[DpdkStatsDescriptor.LINE_BYTES + line]);
         }
+        for (int i = 0; i < DROPPED.length; i++)
+        {
+            builder.dropped(IngressStats.REASONS.get(i), values[DROPPED[i]]);
+        }
         return builder
-            .dropped(IngressStats.NOT_IPV4, values[DpdkStatsDescriptor.NOT_IPV4])
-            .dropped(IngressStats.ARP, values[DpdkStatsDescriptor.ARP])
-            .dropped(IngressStats.FRAGMENT, values[DpdkStatsDescriptor.FRAGMENT])
-            .dropped(IngressStats.NOT_UDP, values[DpdkStatsDescriptor.NOT_UDP])
-            .dropped(IngressStats.IGMP, values[DpdkStatsDescriptor.IGMP])
-            .dropped(IngressStats.OTHER_DESTINATION, values[DpdkStatsDescriptor.OTHER_DESTINATION])
-            .dropped(IngressStats.MALFORMED, values[DpdkStatsDescriptor.MALFORMED])
-            .dropped(IngressStats.OVERSIZED, values[DpdkStatsDescriptor.OVERSIZED])
             .port("ipackets", values[DpdkStatsDescriptor.IPACKETS])
             .port("ibytes", values[DpdkStatsDescriptor.IBYTES])
             .port("imissed", values[DpdkStatsDescriptor.IMISSED])
@@ -41,6 +53,7 @@ final class DpdkStats
             .port("igmpQueries", values[DpdkStatsDescriptor.IGMP_QUERIES])
             .port("igmpReportsSent", values[DpdkStatsDescriptor.IGMP_REPORTS_SENT])
             .port("txFailed", values[DpdkStatsDescriptor.TX_FAILED])
+            .port(IngressStats.UDP_CHECKSUM_PARTIAL, values[DpdkStatsDescriptor.UDP_CHECKSUM_PARTIAL])
             .build();
     }
 }

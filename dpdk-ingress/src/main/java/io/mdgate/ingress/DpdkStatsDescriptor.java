@@ -7,9 +7,10 @@ package io.mdgate.ingress;
  * <pre>
  *   0 frames | 1..3 packets per line | 4..6 payload bytes per line | 7 notIpv4 | 8 arp | 9 fragment | 10 notUdp
  *   | 11 igmp | 12 igmpQueries | 13 otherDestination | 14 malformed | 15 oversized | 16 igmpReportsSent
- *   | 17 txFailed || 18 ipackets | 19 ibytes | 20 imissed | 21 ierrors | 22 rx_nombuf | 23 opackets | 24 oerrors
- *   || 25 hardware timestamps (0/1) | 26 multicast mode | 27 link up (0/1) | 28 link speed (Mbit/s) | 29 socket
- *   | 30 MAC (48 bits) | 31 port id
+ *   | 17 txFailed | 18 ipChecksum | 19 udpChecksum | 20 length | 21 udpChecksumPartial (accepted)
+ *   || 22 ipackets | 23 ibytes | 24 imissed | 25 ierrors | 26 rx_nombuf | 27 opackets | 28 oerrors
+ *   || 29 hardware timestamps (0/1) | 30 multicast mode | 31 link up (0/1) | 32 link speed (Mbit/s) | 33 socket
+ *   | 34 MAC (48 bits) | 35 port id
  * </pre>
  * Constants only; thread-safe.
  */
@@ -29,22 +30,26 @@ public final class DpdkStatsDescriptor
     public static final int OVERSIZED = 15;
     public static final int IGMP_REPORTS_SENT = 16;
     public static final int TX_FAILED = 17;
-    public static final int IPACKETS = 18;
-    public static final int IBYTES = 19;
-    public static final int IMISSED = 20;
-    public static final int IERRORS = 21;
-    public static final int RX_NOMBUF = 22;
-    public static final int OPACKETS = 23;
-    public static final int OERRORS = 24;
-    public static final int HW_TIMESTAMPS = 25;
-    public static final int MULTICAST_MODE = 26;
-    public static final int LINK_UP = 27;
-    public static final int LINK_SPEED = 28;
-    public static final int SOCKET = 29;
-    public static final int MAC = 30;
-    public static final int PORT_ID = 31;
+    public static final int IP_CHECKSUM = 18;
+    public static final int UDP_CHECKSUM = 19;
+    public static final int LENGTH_MISMATCH = 20;
+    public static final int UDP_CHECKSUM_PARTIAL = 21;
+    public static final int IPACKETS = 22;
+    public static final int IBYTES = 23;
+    public static final int IMISSED = 24;
+    public static final int IERRORS = 25;
+    public static final int RX_NOMBUF = 26;
+    public static final int OPACKETS = 27;
+    public static final int OERRORS = 28;
+    public static final int HW_TIMESTAMPS = 29;
+    public static final int MULTICAST_MODE = 30;
+    public static final int LINK_UP = 31;
+    public static final int LINK_SPEED = 32;
+    public static final int SOCKET = 33;
+    public static final int MAC = 34;
+    public static final int PORT_ID = 35;
     /** Length of the array. */
-    public static final int LENGTH = 32;
+    public static final int LENGTH = 36;
 
     /** Multicast mode: neither all-multicast nor a multicast address list could be set. */
     public static final int MULTICAST_NONE = 0;

@@ -39,6 +39,19 @@ public interface Ingress extends AutoCloseable
     IngressStats stats();
 
     /**
+     * Copies the counts of packets dropped per reason, without allocating: {@code counts[i]} for
+     * {@link IngressStats#REASONS}{@code .get(i)}. Callable from any thread, like {@link #stats()}; meant for a
+     * periodic refresh of counters from the receive thread. The default says nothing was dropped, right for an
+     * ingress whose bad packets the kernel drops before it sees them (the socket ingress).
+     *
+     * @param counts at least {@link IngressStats#REASONS}{@code .size()} long.
+     */
+    default void readDropped(final long[] counts)
+    {
+        java.util.Arrays.fill(counts, 0, IngressStats.REASONS.size(), 0L);
+    }
+
+    /**
      * Stops receiving and releases the source (leaving multicast groups). Idempotent.
      */
     @Override

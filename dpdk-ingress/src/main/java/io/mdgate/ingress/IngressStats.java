@@ -2,6 +2,7 @@ package io.mdgate.ingress;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,10 +26,30 @@ public final class IngressStats
     public static final String IGMP = "igmp";
     /** UDP datagrams to a (destination, port) pair that feeds no line. */
     public static final String OTHER_DESTINATION = "otherDestination";
-    /** Frames whose Ethernet, IPv4 or UDP header is cut short or impossible. */
+    /** Frames whose Ethernet, IPv4 or UDP header is cut short or impossible (IPv4 version, header length). */
     public static final String MALFORMED = "malformed";
+    /**
+     * IPv4 datagrams whose total length runs past the frame or is shorter than the header, and UDP lengths shorter
+     * than the UDP header or longer than the IPv4 payload (padding after the datagram is allowed).
+     */
+    public static final String LENGTH = "length";
+    /** IPv4 headers whose checksum is wrong (by the device's verdict, or summed in software). */
+    public static final String IP_CHECKSUM = "ipChecksum";
+    /**
+     * UDP datagrams of a configured pair whose checksum is wrong (device verdict or software); a checksum of 0
+     * (none sent) is accepted.
+     */
+    public static final String UDP_CHECKSUM = "udpChecksum";
+    /**
+     * A port counter, not a drop: datagrams accepted whose UDP checksum field holds only the pseudo-header sum, as
+     * a sender on the same host leaves it for checksum offload (veth); the kernel accepts those too.
+     */
+    public static final String UDP_CHECKSUM_PARTIAL = "udpChecksumPartial";
     /** Payloads larger than the hand-over buffer. */
     public static final String OVERSIZED = "oversized";
+    /** Every drop reason, in the order {@link #dropped()} lists them for the DPDK ingress. */
+    public static final List<String> REASONS = List.of(NOT_IPV4, ARP, FRAGMENT, NOT_UDP, IGMP, OTHER_DESTINATION,
+        MALFORMED, OVERSIZED, LENGTH, IP_CHECKSUM, UDP_CHECKSUM);
 
     private final String source;
     private final long[] linePackets;

@@ -6,8 +6,9 @@ import org.agrona.MutableDirectBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Builds Ethernet frames for the ingress tests: feed datagrams with 0, 1 or 2 VLAN tags, and the traffic the
- * ingress must count and drop (ARP, IPv6, TCP, IPv4 fragments, IGMP queries, cut-short frames). Stateless.
+ * Builds Ethernet frames for the ingress tests: feed datagrams with 0, 1 or 2 VLAN tags (UDP checksum 0, none, unless
+ * {@link #udpChecksum} fills it in), and the traffic the ingress must count and drop (ARP, IPv6, TCP, IPv4
+ * fragments, IGMP queries, cut-short frames). Stateless.
  */
 final class TestFrames
 {
@@ -44,6 +45,7 @@ final class TestFrames
     {
         final int end = udp(frame, 0, dstIp, dstPort, payload, 0, length);
         frame.putShort(ETHERNET + 6, (short)0x2000, BE);
+        ipChecksum(frame, ETHERNET);
         return end;
     }
 
@@ -147,6 +149,51 @@ final class TestFrames
         frame.putInt(ip + 12, SOURCE_IP, BE);
         frame.putInt(ip + 16, dstIp, BE);
         frame.putShort(ip + 10, (short)checksum(frame, ip, IPV4), BE);
+    }
+
+    /** Writes the IPv4 header checksum of the header at ip again, after a change to the header. */
+    static void ipChecksum(final MutableDirectBuffer frame, final int ip)
+    {
+        frame.putShort(ip + 10, (short)0, BE);
+        frame.putShort(ip + 10, (short)checksum(frame, ip, (frame.getByte(ip) & 0x0F) * 4), BE);
+    }
+
+    /** Writes the UDP checksum of a frame {@link #udp} wrote without VLAN tags, as a sender computes it. */
+    static void udpChecksum(final MutableDirectBuffer frame)
+    {
+        final int udp = ETHERNET + IPV4;
+        final int udpLength = frame.getShort(udp + 4, BE) & 0xFFFF;
+        frame.putShort(udp + 6, (short)0, BE);
+        final int sum = ~checksum(frame, udp, udpLength) & 0xFFFF;
+        final int checksum = ~fold(sum + pseudoHeaderSum(frame)) & 0xFFFF;
+        frame.putShort(udp + 6, (short)(checksum == 0 ? 0xFFFF : checksum), BE);
+    }
+
+    /**
+     * Writes, as the UDP checksum of a frame {@link #udp} wrote without VLAN tags, only the pseudo-header's sum:
+     * what a sender leaves for the device to complete with checksum offload (veth hands it on like that).
+     */
+    static void partialUdpChecksum(final MutableDirectBuffer frame)
+    {
+        frame.putShort(ETHERNET + IPV4 + 6, (short)fold(pseudoHeaderSum(frame)), BE);
+    }
+
+    private static long pseudoHeaderSum(final MutableDirectBuffer frame)
+    {
+        final int ip = ETHERNET;
+        return (frame.getShort(ip + 12, BE) & 0xFFFF) + (frame.getShort(ip + 14, BE) & 0xFFFF) +
+            (frame.getShort(ip + 16, BE) & 0xFFFF) + (frame.getShort(ip + 18, BE) & 0xFFFF) + 17 +
+            (frame.getShort(ip + IPV4 + 4, BE) & 0xFFFF);
+    }
+
+    private static int fold(final long value)
+    {
+        long sum = value;
+        while ((sum >>> 16) != 0)
+        {
+            sum = (sum & 0xFFFF) + (sum >>> 16);
+        }
+        return (int)sum;
     }
 
     /** @return the Internet checksum of a region, as an unsigned 16-bit value. */

@@ -1,5 +1,6 @@
 package io.mdgate.app;
 
+import io.mdgate.app.config.RetransmitPath;
 import io.mdgate.app.sim.SimulatorSettings;
 import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.OrderBooks;
@@ -210,6 +211,10 @@ public final class IngressCommand implements Callable<Integer>
         final InetSocketAddress retransmitServer = parseRetransmit();
         final FeedSession.Context sessionContext = sessionContext();
         final DpdkIngress.Context dpdkContext = ingressKind == IngressKind.dpdk ? context(ingressLines) : null;
+        if (dpdkContext != null && vdev != null && retransmitServer != null)
+        {
+            refuseUnanswerableReRequests(vdev, retransmitServer);
+        }
         final SocketIngress.Context socketContext = ingressKind == IngressKind.socket ?
             socketContext(ingressLines) : null;
         final PrintWriter out = spec.commandLine().getOut();
@@ -441,6 +446,16 @@ public final class IngressCommand implements Callable<Integer>
             throw new CommandLine.ParameterException(spec.commandLine(), "--retransmit: host '" +
                 retransmit.substring(0, colon) + "' does not resolve; give an IPv4 address or a known host name");
         }
+    }
+
+    /** Refuses af_xdp on the interface the re-requests go out on: their answers would never reach the socket. */
+    private void refuseUnanswerableReRequests(final String devargs, final InetSocketAddress server)
+    {
+        RetransmitPath.refusal(devargs, server).ifPresent((why) ->
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--retransmit with --vdev " + devargs +
+                ": " + why);
+        });
     }
 
     private SocketIngress.Context socketContext(final IngressLines ingressLines)

@@ -52,7 +52,8 @@ final class IngressReport
                 stats.dropped(IngressStats.NOT_IPV4) + stats.dropped(IngressStats.ARP),
                 stats.dropped(IngressStats.NOT_UDP) + stats.dropped(IngressStats.IGMP),
                 stats.dropped(IngressStats.FRAGMENT), stats.dropped(IngressStats.OTHER_DESTINATION),
-                stats.dropped(IngressStats.MALFORMED))
+                stats.dropped(IngressStats.MALFORMED) + stats.dropped(IngressStats.LENGTH) +
+                    stats.dropped(IngressStats.IP_CHECKSUM) + stats.dropped(IngressStats.UDP_CHECKSUM))
             .volume(stats.port("ibytes"), elapsedNanos)
             .build();
     }

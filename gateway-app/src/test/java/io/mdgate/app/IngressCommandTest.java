@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -236,6 +237,21 @@ class IngressCommandTest
 
         assertEquals(2, ingress("--vdev", "net_ring0", "--no-huge", "--huge-dir", dir.toString()));
         assertTrue(err.toString().contains("not both"), err.toString());
+    }
+
+    @Test
+    void shouldRefuseAfXdpOnTheInterfaceTheReRequestsGoOutOnBeforeStartingAnything() throws IOException
+    {
+        final String loopback = java.net.NetworkInterface.getByInetAddress(
+            java.net.InetAddress.getByName("127.0.0.1")).getName();
+        assertEquals(2, ingress("--vdev", "net_af_xdp0,iface=" + loopback, "--retransmit", "127.0.0.1:26400",
+            "--start-wait-ms=1", "--max-seconds=1"));
+        final String first = err.toString().lines().findFirst().orElse("");
+        assertTrue(first.startsWith("ingress: --retransmit with --vdev net_af_xdp0,iface=" + loopback +
+            ": re-requests to 127.0.0.1:26400 go out on " + loopback + ", the interface net_af_xdp0 takes with " +
+            "af_xdp"), first);
+        assertTrue(first.contains("receive that port with af_packet (net_af_packet0,iface=" + loopback + ")"), first);
+        assertFalse(err.toString().contains("receiving"), "the ingress never started: " + err);
     }
 
     @Test

@@ -30,14 +30,19 @@ public final class ConfigException extends RuntimeException
         return problems;
     }
 
+    /** The first problem goes on the first line (the one a refusal prints first), the others one a line after. */
     private static String message(final String source, final List<String> problems)
     {
         final StringBuilder text = new StringBuilder();
-        text.append(source).append(": ").append(problems.size())
-            .append(1 == problems.size() ? " problem" : " problems");
-        for (final String problem : problems)
+        text.append(source).append(": ");
+        if (problems.size() > 1)
         {
-            text.append(System.lineSeparator()).append("  ").append(problem);
+            text.append(problems.size()).append(" problems, the first: ");
+        }
+        text.append(problems.isEmpty() ? "invalid" : problems.get(0));
+        for (int i = 1; i < problems.size(); i++)
+        {
+            text.append(System.lineSeparator()).append("  ").append(problems.get(i));
         }
         return text.toString();
     }

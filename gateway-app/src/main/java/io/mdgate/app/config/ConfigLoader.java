@@ -149,7 +149,29 @@ public final class ConfigLoader
         final Egress egress = egress(root.table("egress", false), gateway.name());
         final MarketHours marketHours = marketHours(root.table("market_hours", false));
         final List<Core> cores = cores(root.tables("cores", false));
+        checkRetransmitPath(feed, ports, problems);
         return new GatewayConfig(gateway, feed, dpdk, ports, journal, egress, marketHours, cores);
+    }
+
+    /**
+     * Refuses a re-request server whose answers would come in on an interface an af_xdp port of a line takes
+     * ({@link RetransmitPath}): looked up on this host, so it is the routing of the host that runs the gateway.
+     */
+    private static void checkRetransmitPath(final Feed feed, final List<Port> ports, final List<String> problems)
+    {
+        if (feed.retransmit().isEmpty())
+        {
+            return;
+        }
+        for (final Port port : ports)
+        {
+            final boolean receivesALine = feed.lines().stream().anyMatch((l) -> l.portName().equals(port.name()));
+            if (Driver.DPDK == port.driver() && receivesALine)
+            {
+                RetransmitPath.refusal(port.vdev(), feed.retransmit().get()).ifPresent((why) ->
+                    problems.add("feed.retransmit: port '" + port.name() + "': " + why));
+            }
+        }
     }
 
     private static Gateway gateway(final TableReader table)

@@ -4,6 +4,7 @@ import io.mdgate.app.run.counters.CounterType;
 import io.mdgate.app.run.counters.CountersFileWriter;
 import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.ingress.Ingress;
+import io.mdgate.ingress.IngressStats;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
@@ -18,7 +19,9 @@ import java.nio.ByteOrder;
  * line and receive time, into the packet ring to the session agent ({@link PacketRingDescriptor}). It never
  * blocks: a packet that finds the ring full is dropped and counted ({@code ingress.<port>.<queue>.dropped}); the
  * session then sees a gap that the other line or a re-request fills. A packet longer than an eighth of the ring
- * (Agrona's limit for one record) is dropped and counted as {@code oversized}.
+ * (Agrona's limit for one record) is dropped and counted as {@code oversized}. What the ingress itself dropped, per
+ * reason (bad checksums, lengths, fragments, other destinations, ...), is copied about once a second, and at close,
+ * into {@code ingress.<port>.<queue>.frames_dropped.<reason>} ({@link IngressStats#REASONS}, in snake case).
  * <p>
  * A fatal error of the port (a negative poll) is recorded once in the error log and the agent stops polling.
  * {@link #stopReceiving()} (any thread) makes the agent close its port on its own thread, so the groups are left
@@ -29,6 +32,9 @@ import java.nio.ByteOrder;
  */
 final class IngressAgent implements Agent, PacketHandler
 {
+    private static final int DROP_REFRESH_CYCLES_MASK = 1023;
+    private static final long DROP_REFRESH_NANOS = 1_000_000_000L;
+
     private final String name;
     private final Ingress ingress;
     private final RingBuffer ring;
@@ -40,6 +46,10 @@ final class IngressAgent implements Agent, PacketHandler
     private final int maxPayload;
     private final AtomicCounter failure;
     private final AtomicBuffer ringBuffer;
+    private final AtomicCounter[] droppedByReason;
+    private final long[] droppedCounts = new long[IngressStats.REASONS.size()];
+    private long nextDropRefreshNanos;
+    private int cycles;
     private volatile boolean stopRequested;
     private boolean receiving;
     private boolean started;
@@ -65,6 +75,40 @@ final class IngressAgent implements Agent, PacketHandler
         oversized = counters.newCounter(prefix + "oversized", CounterType.TOTAL);
         maxPayload = ring.maxMsgLength() - PacketRingDescriptor.PAYLOAD_OFFSET;
         failure = counters.newCounter(prefix + "failure", CounterType.STATE);
+        droppedByReason = new AtomicCounter[IngressStats.REASONS.size()];
+        for (int i = 0; i < droppedByReason.length; i++)
+        {
+            droppedByReason[i] = counters.newCounter(prefix + "frames_dropped." +
+                snakeCase(IngressStats.REASONS.get(i)), CounterType.TOTAL);
+        }
+    }
+
+    private static String snakeCase(final String camelCase)
+    {
+        return camelCase.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Copies the ingress's drop counters, about once a second (the clock is read every 1024 duty cycles). */
+    private void refreshDroppedEverySecond()
+    {
+        if ((++cycles & DROP_REFRESH_CYCLES_MASK) == 0)
+        {
+            final long now = System.nanoTime();
+            if (now - nextDropRefreshNanos >= 0)
+            {
+                nextDropRefreshNanos = now + DROP_REFRESH_NANOS;
+                refreshDropped();
+            }
+        }
+    }
+
+    private void refreshDropped()
+    {
+        ingress.readDropped(droppedCounts);
+        for (int i = 0; i < droppedByReason.length; i++)
+        {
+            droppedByReason[i].setRelease(droppedCounts[i]);
+        }
     }
 
     @Override
@@ -86,8 +130,10 @@ final class IngressAgent implements Agent, PacketHandler
         {
             receiving = false;
             ingress.close();
+            refreshDropped();
             return 1;
         }
+        refreshDroppedEverySecond();
         final int received = ingress.poll(this);
         if (received < 0)
         {
@@ -141,6 +187,7 @@ final class IngressAgent implements Agent, PacketHandler
         if (started)
         {
             ingress.close();
+            refreshDropped();
         }
     }
 
