@@ -407,7 +407,7 @@ class GatewayEndToEndTest
             " sequences, expected " + bytes / 8 + "; " + discontinuities(file) + "; logs: " + logs + "; counters: " + countersText());
     }
 
-    private static int freePort() throws IOException
+    static int freePort() throws IOException
     {
         try (DatagramChannel probe = DatagramChannel.open(StandardProtocolFamily.INET))
         {
@@ -417,7 +417,7 @@ class GatewayEndToEndTest
     }
 
     /** @return why loopback multicast cannot be used here, or null when a probe came through. */
-    private static String loopbackProblem(final String group)
+    static String loopbackProblem(final String group)
     {
         try
         {

@@ -12,20 +12,24 @@ import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 
 /**
- * The MoldUDP64 re-request server: a non-blocking UDP socket that answers each request for its session with
- * one downstream packet, unicast to the requester, holding the retained messages from the requested sequence
- * on: at most the requested count, at most the answer limit, at most what fits the datagram (the client asks
- * again for the rest). Requests that are not 20 bytes, ask for nothing, name another session or ask for
- * messages not retained (or not yet sent) are dropped and counted. {@link #poll()} is the duty cycle: call it
- * from the simulator's thread. Receiving allocates a socket address per request. Not thread-safe.
+ * The MoldUDP64 re-request server: a non-blocking UDP socket that answers each request for one of its sessions
+ * (the first given at construction, more with {@link #addSession}: after a session change the old one is still
+ * served) with one downstream packet of that session, unicast to the requester, holding the retained messages from
+ * the requested sequence on: at most the requested count, at most the answer limit, at most what fits the datagram
+ * (the client asks again for the rest). Requests that are not 20 bytes, ask for nothing, name a session not served
+ * or ask for messages not retained (or not yet sent) are dropped and counted. {@link #poll()} is the duty cycle:
+ * call it from the simulator's thread. Receiving allocates a socket address per request. Not thread-safe.
  */
 public final class RetransmitServer implements AutoCloseable
 {
     private static final int POLL_LIMIT = 16;
+    /** Most sessions one server answers for. */
+    public static final int MAX_SESSIONS = 4;
 
     private final DatagramChannel channel;
-    private final byte[] session;
-    private final RetransmitStore store;
+    private final byte[][] sessions = new byte[MAX_SESSIONS][];
+    private final RetransmitStore[] stores = new RetransmitStore[MAX_SESSIONS];
+    private int sessionCount;
     private final int answerLimit;
     private final ByteBuffer receive = ByteBuffer.allocateDirect(65_536);
     private final UnsafeBuffer receiveView = new UnsafeBuffer(receive);
@@ -62,12 +66,11 @@ public final class RetransmitServer implements AutoCloseable
         {
             throw new IllegalArgumentException("answer limit must be 1 to 65534 messages, was " + answerLimit);
         }
-        this.session = session.clone();
-        this.store = store;
         this.answerLimit = answerLimit;
         this.answer = ByteBuffer.allocateDirect(maxPayload);
         this.answerView = new UnsafeBuffer(answer);
-        encoder.wrap(answerView, 0, maxPayload).session(this.session);
+        encoder.wrap(answerView, 0, maxPayload);
+        addSession(session, store);
         try
         {
             channel = DatagramChannel.open();
@@ -78,6 +81,48 @@ public final class RetransmitServer implements AutoCloseable
         {
             throw new UncheckedIOException("cannot listen for re-requests on " + bind + ": " + ex.getMessage(), ex);
         }
+    }
+
+    /**
+     * Answers re-requests for one more session too, e.g. the next one after a session change.
+     *
+     * @param session the 10-byte session, not one already served.
+     * @param store   its messages.
+     * @throws IllegalArgumentException when the session is already served or {@link #MAX_SESSIONS} are.
+     */
+    public void addSession(final byte[] session, final RetransmitStore store)
+    {
+        if (sessionCount == MAX_SESSIONS || indexOf(session) >= 0)
+        {
+            throw new IllegalArgumentException("a re-request server answers for up to " + MAX_SESSIONS +
+                " distinct sessions");
+        }
+        sessions[sessionCount] = session.clone();
+        stores[sessionCount++] = store;
+    }
+
+    private int indexOf(final byte[] session)
+    {
+        for (int i = 0; i < sessionCount; i++)
+        {
+            if (java.util.Arrays.equals(sessions[i], session))
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private int indexOfRequested()
+    {
+        for (int i = 0; i < sessionCount; i++)
+        {
+            if (request.sessionEquals(sessions[i]))
+            {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** @return the UDP port the server listens on. */
@@ -133,11 +178,13 @@ public final class RetransmitServer implements AutoCloseable
             return;
         }
         request.wrap(receiveView, 0);
-        if (!request.sessionEquals(session))
+        final int index = indexOfRequested();
+        if (index < 0)
         {
             wrongSession++;
             return;
         }
+        final RetransmitStore store = stores[index];
         final long first = request.sequenceNumber();
         final int count = request.requestedCount();
         if (count == 0)
@@ -155,7 +202,7 @@ public final class RetransmitServer implements AutoCloseable
             limited++;
         }
         final int wanted = Math.min(count, answerLimit);
-        encoder.reset(first);
+        encoder.session(sessions[index]).reset(first);
         for (int i = 0; i < wanted; i++)
         {
             final int messageLength = store.copy(first + i, message, 0);

@@ -167,6 +167,42 @@ public final class SimCommand implements Callable<Integer>
         description = "Keep answering re-requests this long after the session ends (default ${DEFAULT-VALUE}).")
     long lingerMillis;
 
+    @Option(names = "--session-change-at", paramLabel = "N", defaultValue = "0",
+        description = "Change session after N messages: end of session on the first, the day continues in " +
+            "--second-session from sequence 1 (default ${DEFAULT-VALUE}: no change).")
+    long sessionChangeAt;
+
+    @Option(names = "--second-session", paramLabel = "NAME", defaultValue = "SIM0000002",
+        description = "MoldUDP64 session after --session-change-at (default ${DEFAULT-VALUE}).")
+    String secondSession;
+
+    @Option(names = "--lag-b-ms", paramLabel = "MS", defaultValue = "0",
+        description = "Line B sends each packet this much exchange time after line A (default ${DEFAULT-VALUE}).")
+    double lagBMillis;
+
+    @Option(names = "--stray", paramLabel = "N", defaultValue = "0",
+        description = "Send N stray packets, spread over the run: copies of data packets with one bit of the " +
+            "session name flipped (default ${DEFAULT-VALUE}).")
+    long strays;
+
+    @Option(names = "--stray-rate", paramLabel = "P", defaultValue = "0",
+        description = "Probability a data packet is followed by a stray copy.")
+    double strayRate;
+
+    @Option(names = "--far-ahead", paramLabel = "N", defaultValue = "0",
+        description = "Send N far-ahead packets, spread over the run: copies of data packets with their sequence " +
+            "shifted up to --far-ahead-sequence (default ${DEFAULT-VALUE}).")
+    long farAhead;
+
+    @Option(names = "--far-ahead-rate", paramLabel = "P", defaultValue = "0",
+        description = "Probability a data packet is followed by a far-ahead copy.")
+    double farAheadRate;
+
+    @Option(names = "--far-ahead-sequence", paramLabel = "S", defaultValue = "1099511627776",
+        description = "Sequence of a far-ahead copy of the packet at sequence 1; later packets' copies are as far " +
+            "ahead (default ${DEFAULT-VALUE} = 2^40).")
+    long farAheadSequence;
+
     @Option(names = "--json", description = "Print the summary as one JSON object.")
     boolean json;
 
@@ -220,6 +256,16 @@ public final class SimCommand implements Callable<Integer>
             "--serve-retransmits needs a UDP port from 0 to 65535, was " + retransmitPort);
         check(answerLimit >= 1 && answerLimit <= 65_534, "--answer-limit must be 1 to 65534, was " + answerLimit);
         check(retransmitWindow >= 1, "--retransmit-window must be at least 1 message, was " + retransmitWindow);
+        final InjectedPackets injected = injected();
+        check(lagBMillis >= 0 && lagBMillis <= 60_000, "--lag-b-ms must be 0 to 60000 ms, was " + lagBMillis);
+        if (output == SimulatorSettings.Output.ITCH && (sessionChangeAt != 0 || lagBMillis > 0 || !injected.isNone()))
+        {
+            throw refuse("--itch writes one session's bare messages without MoldUDP64 packets, so " +
+                "--session-change-at, --lag-b-ms, --stray and --far-ahead do not apply; use --pcap FILE or --send IFACE");
+        }
+        check(sessionChangeAt == 0 || (sessionChangeAt >= 1 && sessionChangeAt < messages),
+            "--session-change-at must be 0 (no change) or 1 to --messages - 1 (" + (messages - 1) + "), was " +
+                sessionChangeAt);
         final UdpAddress a = address("--group-a", groupA);
         final UdpAddress b = address("--group-b", groupB);
         if (output == SimulatorSettings.Output.SEND)
@@ -236,11 +282,37 @@ public final class SimCommand implements Callable<Integer>
         {
             throw refuse("--session: " + ex.getMessage());
         }
+        if (sessionChangeAt > 0)
+        {
+            try
+            {
+                MoldUdp64Session.of(secondSession);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw refuse("--second-session: " + ex.getMessage());
+            }
+            check(!java.util.Arrays.equals(MoldUdp64Session.of(session), MoldUdp64Session.of(secondSession)),
+                "--second-session must differ from --session (both are '" + session + "')");
+        }
         return new SimulatorSettings(simulation(), session, output, null != pcap ? pcap : itch, sendInterface, a, b,
             address("--source", source), mtu, messagesPerPacket, TimeUnit.MICROSECONDS.toNanos(packetWindowMicros),
             TimeUnit.MILLISECONDS.toNanos(heartbeatMillis), faultsA, faultsB, ttl,
             TimeUnit.MILLISECONDS.toNanos(maxIdleMillis), null == retransmitPort ? -1 : retransmitPort,
-            retransmitAddress, answerLimit, retransmitWindow, TimeUnit.MILLISECONDS.toNanos(lingerMillis));
+            retransmitAddress, answerLimit, retransmitWindow, TimeUnit.MILLISECONDS.toNanos(lingerMillis),
+            sessionChangeAt, secondSession, Math.round(lagBMillis * 1_000_000), injected);
+    }
+
+    private InjectedPackets injected()
+    {
+        try
+        {
+            return new InjectedPackets(strays, strayRate, farAhead, farAheadRate, farAheadSequence);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw refuse(ex.getMessage());
+        }
     }
 
     private SimulationConfig simulation()

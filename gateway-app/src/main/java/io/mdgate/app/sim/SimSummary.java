@@ -2,6 +2,7 @@ package io.mdgate.app.sim;
 
 import io.mdgate.core.itch.ItchMessageType;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -10,7 +11,10 @@ import java.util.Locale;
  * (data, heartbeat and end-of-session packets before faults), {@code faults} (per line: lost, reordered,
  * duplicated, corrupted), {@code session}, {@code firstSequence}, {@code lastSequence}, {@code seed},
  * {@code instruments}, {@code output}, {@code firstTimestamp}/{@code lastTimestamp} (ns since midnight),
- * {@code sendFailures}, {@code retransmit} (null without a re-request server) and {@code elapsedMillis}.
+ * {@code sendFailures}, {@code retransmit} (null without a re-request server) and {@code elapsedMillis}; with
+ * {@code sessions} (each session's {@code session} name and {@code messages}, sequences 1 to that; {@code session}
+ * and {@code lastSequence} above are the first session's), {@code lagBMillis}, and per line {@code stray} and
+ * {@code farAhead} among the faults.
  * Immutable once built.
  */
 public record SimSummary(
@@ -18,8 +22,7 @@ public record SimSummary(
     int instruments,
     long messages,
     long[] countsByType,
-    String session,
-    long lastSequence,
+    List<SessionReport> sessions,
     long firstTimestamp,
     long lastTimestamp,
     long dataPackets,
@@ -27,25 +30,45 @@ public record SimSummary(
     long endOfSessionPackets,
     LineReport lineA,
     LineReport lineB,
+    long lagBNanos,
     String output,
     long sendFailures,
     RetransmitReport retransmit,
     long elapsedMillis)
 {
-    /** One line's packets and faults. */
-    public record LineReport(long sent, long lost, long reordered, long duplicated, long corrupted)
+    /** One MoldUDP64 session of the run: its name and its messages, sequences 1 to {@code messages}. */
+    public record SessionReport(String session, long messages)
     {
-        static LineReport of(final LineFaults faults)
+    }
+
+    /** One line's packets (injected ones included) and faults. */
+    public record LineReport(
+        long sent, long lost, long reordered, long duplicated, long corrupted, long stray, long farAhead)
+    {
+        static LineReport of(final LineFaults faults, final PacketInjector injector, final int line)
         {
-            return new LineReport(
-                faults.sent(), faults.lost(), faults.reordered(), faults.duplicated(), faults.corrupted());
+            return new LineReport(faults.sent() + injector.strays(line) + injector.farAhead(line), faults.lost(),
+                faults.reordered(), faults.duplicated(), faults.corrupted(), injector.strays(line),
+                injector.farAhead(line));
         }
 
         String json()
         {
             return "{\"lost\":" + lost + ",\"reordered\":" + reordered + ",\"duplicated\":" + duplicated +
-                ",\"corrupted\":" + corrupted + "}";
+                ",\"corrupted\":" + corrupted + ",\"stray\":" + stray + ",\"farAhead\":" + farAhead + "}";
         }
+    }
+
+    /** @return the first session's name. */
+    public String session()
+    {
+        return sessions.get(0).session();
+    }
+
+    /** @return the first session's last sequence. */
+    public long lastSequence()
+    {
+        return sessions.get(0).messages();
     }
 
     /** The re-request server's counters. */
@@ -79,9 +102,18 @@ public record SimSummary(
     {
         final StringBuilder text = new StringBuilder(1024);
         text.append(String.format(Locale.ROOT, "mdgate sim: %,d messages, %d instruments, seed %d, session %s%n",
-            messages, instruments, seed, session));
+            messages, instruments, seed, session()));
         text.append(String.format(Locale.ROOT, "  exchange time %s to %s, sequences 1 to %d%n",
-            time(firstTimestamp), time(lastTimestamp), lastSequence));
+            time(firstTimestamp), time(lastTimestamp), lastSequence()));
+        for (int i = 1; i < sessions.size(); i++)
+        {
+            text.append(String.format(Locale.ROOT, "  then session %s, sequences 1 to %d%n",
+                sessions.get(i).session(), sessions.get(i).messages()));
+        }
+        if (lagBNanos > 0)
+        {
+            text.append(String.format(Locale.ROOT, "  line B lags line A by %.3f ms%n", lagBNanos / 1e6));
+        }
         text.append("  messages by type:");
         int column = 0;
         for (final byte type : ItchMessageType.ALL)
@@ -114,8 +146,9 @@ public record SimSummary(
     private static void line(final StringBuilder text, final String name, final LineReport line)
     {
         text.append(String.format(Locale.ROOT,
-            "  line %s: %,d packets sent; faults: %,d lost, %,d reordered, %,d duplicated, %,d corrupted%n",
-            name, line.sent, line.lost, line.reordered, line.duplicated, line.corrupted));
+            "  line %s: %,d packets sent; faults: %,d lost, %,d reordered, %,d duplicated, %,d corrupted; " +
+                "injected: %,d stray, %,d far ahead%n",
+            name, line.sent, line.lost, line.reordered, line.duplicated, line.corrupted, line.stray, line.farAhead));
     }
 
     /** @return the summary as one JSON object on one line. */
@@ -132,8 +165,15 @@ public record SimSummary(
         json.append(",\"framed\":{\"data\":").append(dataPackets).append(",\"heartbeats\":").append(heartbeats)
             .append(",\"endOfSession\":").append(endOfSessionPackets).append('}');
         json.append(",\"faults\":{\"A\":").append(lineA.json()).append(",\"B\":").append(lineB.json()).append('}');
-        json.append(",\"session\":\"").append(escape(session)).append('"');
-        json.append(",\"firstSequence\":1,\"lastSequence\":").append(lastSequence);
+        json.append(",\"session\":\"").append(escape(session())).append('"');
+        json.append(",\"firstSequence\":1,\"lastSequence\":").append(lastSequence());
+        json.append(",\"sessions\":[");
+        for (int i = 0; i < sessions.size(); i++)
+        {
+            json.append(i == 0 ? "" : ",").append("{\"session\":\"").append(escape(sessions.get(i).session()))
+                .append("\",\"messages\":").append(sessions.get(i).messages()).append('}');
+        }
+        json.append("],\"lagBMillis\":").append(lagBNanos / 1e6);
         json.append(",\"seed\":").append(seed).append(",\"instruments\":").append(instruments);
         json.append(",\"output\":\"").append(escape(output)).append('"');
         json.append(",\"firstTimestamp\":").append(firstTimestamp).append(",\"lastTimestamp\":").append(lastTimestamp);

@@ -10,13 +10,17 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One simulator run on the caller's thread: generate the session, frame it into MoldUDP64 packets, pass each
- * packet through line A's and line B's faults to the output, keep the messages for the re-request server and
- * poll it, then linger answering re-requests if asked to. With the ITCH output the bare messages go straight
+ * One simulator run on the caller's thread: generate the session, frame it into MoldUDP64 packets (in two
+ * sessions with a session change: the first ends with its end-of-session packet, the day continues in the second
+ * from sequence 1), pass each packet through line A's and line B's faults, add the injected stray and far-ahead
+ * packets, delay line B when it lags, keep each session's messages for the re-request server and poll it, then
+ * linger answering re-requests if asked to. With the ITCH output the bare messages go straight
  * to a daily file instead. Not thread-safe; run once.
  */
 public final class SimulationRun
@@ -25,10 +29,14 @@ public final class SimulationRun
     private static final long AVERAGE_STORED_BYTES = 40;
     private static final long LINE_SEED_A = 0x5EED_A11AL;
     private static final long LINE_SEED_B = 0x5EED_B11BL;
+    private static final long INJECT_SEED = 0x5EED_1D1EL;
+    /** Room for line B's lagged packets: 10 ms of a million messages per second, one per packet, fits easily. */
+    private static final int LAG_RING_BYTES = 16 << 20;
 
     private final SimulatorSettings settings;
     private final UnsafeBuffer message = new UnsafeBuffer(new byte[ItchSessionGenerator.MAX_MESSAGE_LENGTH]);
     private RetransmitServer server;
+    private long messagesFramed;
     private volatile int retransmitPort = -1;
 
     public SimulationRun(final SimulatorSettings settings)
@@ -43,7 +51,7 @@ public final class SimulationRun
     }
 
     /**
-     * Runs the whole session.
+     * Runs the whole session (both sessions, with a session change).
      *
      * @return what was done.
      */
@@ -55,47 +63,95 @@ public final class SimulationRun
         {
             return writeDailyFile(generator, started);
         }
-        final byte[] session = MoldUdp64Session.of(settings.session());
-        final RetransmitStore store = settings.servesRetransmits() ? newStore() : null;
-        if (null != store)
+        final long total = settings.simulation().messages();
+        final byte[][] sessions = settings.changesSession() ?
+            new byte[][] { MoldUdp64Session.of(settings.session()), MoldUdp64Session.of(settings.secondSession()) } :
+            new byte[][] { MoldUdp64Session.of(settings.session()) };
+        final long[] sessionMessages = settings.changesSession() ?
+            new long[] { settings.sessionChangeAt(), total - settings.sessionChangeAt() } : new long[] { total };
+        final RetransmitStore[] stores = new RetransmitStore[sessions.length];
+        if (settings.servesRetransmits())
         {
+            for (int i = 0; i < sessions.length; i++)
+            {
+                stores[i] = newStore(sessionMessages[i]);
+            }
             server = new RetransmitServer(
-                new InetSocketAddress(settings.retransmitAddress(), settings.retransmitPort()), session, store,
+                new InetSocketAddress(settings.retransmitAddress(), settings.retransmitPort()), sessions[0], stores[0],
                 settings.answerLimit(), settings.maxPayload());
+            for (int i = 1; i < sessions.length; i++)
+            {
+                server.addSession(sessions[i], stores[i]);
+            }
             retransmitPort = server.port();
         }
-        try (PacketOutput output = newOutput())
+        try (PacketOutput base = newOutput())
         {
+            final LaggedLineOutput lagged = settings.lagBNanos() > 0 ?
+                new LaggedLineOutput(base, settings.lagBNanos(), LAG_RING_BYTES) : null;
+            final PacketOutput output = null != lagged ? lagged : base;
             final LineFaults lineA = new LineFaults(PacketOutput.LINE_A, settings.faultsA(),
                 settings.simulation().seed() ^ LINE_SEED_A, settings.maxPayload(), output);
             final LineFaults lineB = new LineFaults(PacketOutput.LINE_B, settings.faultsB(),
                 settings.simulation().seed() ^ LINE_SEED_B, settings.maxPayload(), output);
-            final MoldUdp64Framer framer = new MoldUdp64Framer(session, settings.maxPayload(),
-                settings.messagesPerPacket(), settings.packetWindowNanos(), settings.heartbeatNanos(),
-                (timestamp, buffer, offset, length) -> toLines(lineA, lineB, timestamp, buffer, offset, length));
+            final PacketInjector injector = new PacketInjector(settings.injected(), total,
+                settings.simulation().seed() ^ INJECT_SEED, settings.maxPayload(), output);
+            final MoldUdp64Framer[] framers = new MoldUdp64Framer[sessions.length];
+            for (int i = 0; i < sessions.length; i++)
+            {
+                framers[i] = new MoldUdp64Framer(sessions[i], settings.maxPayload(), settings.messagesPerPacket(),
+                    settings.packetWindowNanos(), settings.heartbeatNanos(),
+                    (timestamp, buffer, offset, length) ->
+                        toLines(lineA, lineB, injector, timestamp, buffer, offset, length));
+            }
 
             long firstTimestamp = -1;
+            long lastTimestamp = 0;
+            int current = 0;
             int length;
             while ((length = generator.next(message, 0)) > 0)
             {
                 firstTimestamp = firstTimestamp < 0 ? generator.timestamp() : firstTimestamp;
-                final long sequence = framer.onMessage(generator.timestamp(), message, 0, length);
-                if (null != store)
+                if (current + 1 < sessions.length && generator.messagesGenerated() > sessionMessages[current])
                 {
-                    store.append(sequence, message, 0, length);
+                    framers[current++].finish(lastTimestamp);
+                }
+                lastTimestamp = generator.timestamp();
+                final long sequence = framers[current].onMessage(lastTimestamp, message, 0, length);
+                if (null != server)
+                {
+                    stores[current].append(sequence, message, 0, length);
                     if ((sequence % POLL_EVERY_MESSAGES) == 0)
                     {
                         server.poll();
                     }
                 }
             }
-            framer.finish(generator.timestamp());
-            linger(framer, generator.timestamp());
-            final long sendFailures = output instanceof MulticastPacketOutput live ? live.sendFailures() : 0;
+            final MoldUdp64Framer last = framers[current];
+            last.finish(generator.timestamp());
+            if (null != lagged)
+            {
+                lagged.drain();
+            }
+            linger(last, lagged, generator.timestamp());
+            final long sendFailures = base instanceof MulticastPacketOutput live ? live.sendFailures() : 0;
+            final List<SimSummary.SessionReport> reports = new ArrayList<>();
+            long dataPackets = 0;
+            long heartbeats = 0;
+            long endOfSession = 0;
+            for (int i = 0; i < sessions.length; i++)
+            {
+                final String name = i == 0 ? settings.session() : settings.secondSession();
+                reports.add(new SimSummary.SessionReport(name, framers[i].nextSequence() - 1));
+                dataPackets += framers[i].dataPackets();
+                heartbeats += framers[i].heartbeats();
+                endOfSession += framers[i].endOfSessionPackets();
+            }
             return new SimSummary(settings.simulation().seed(), settings.simulation().instruments(),
-                generator.messagesGenerated(), counts(generator), settings.session(), framer.nextSequence() - 1,
-                firstTimestamp, generator.timestamp(), framer.dataPackets(), framer.heartbeats(),
-                framer.endOfSessionPackets(), SimSummary.LineReport.of(lineA), SimSummary.LineReport.of(lineB),
+                generator.messagesGenerated(), counts(generator), reports, firstTimestamp, generator.timestamp(),
+                dataPackets, heartbeats, endOfSession,
+                SimSummary.LineReport.of(lineA, injector, PacketOutput.LINE_A),
+                SimSummary.LineReport.of(lineB, injector, PacketOutput.LINE_B), settings.lagBNanos(),
                 output.describe(), sendFailures,
                 null == server ? null : SimSummary.RetransmitReport.of(settings.retransmitAddress(), server),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
@@ -109,9 +165,10 @@ public final class SimulationRun
         }
     }
 
-    private static void toLines(
+    private void toLines(
         final LineFaults lineA,
         final LineFaults lineB,
+        final PacketInjector injector,
         final long timestamp,
         final DirectBuffer buffer,
         final int offset,
@@ -127,12 +184,17 @@ public final class SimulationRun
         {
             lineA.offer(timestamp, buffer, offset, length);
             lineB.offer(timestamp, buffer, offset, length);
+            if (count > 0)
+            {
+                messagesFramed += count;
+                injector.afterDataPacket(timestamp, buffer, offset, length, messagesFramed);
+            }
         }
     }
 
-    private RetransmitStore newStore()
+    private RetransmitStore newStore(final long messages)
     {
-        final int window = (int)Math.min(settings.retransmitWindow(), settings.simulation().messages());
+        final int window = (int)Math.min(settings.retransmitWindow(), messages);
         final long bytes = Math.min(Integer.MAX_VALUE - 8, Math.max(64, window * AVERAGE_STORED_BYTES));
         return new RetransmitStore(MoldUdp64Framer.FIRST_SEQUENCE, window, (int)bytes);
     }
@@ -156,7 +218,7 @@ public final class SimulationRun
      * Answers re-requests for the linger time, repeating the end-of-session packet on both lines every heartbeat
      * interval meanwhile, so that a receiver that lost the tail of the session learns of it and can ask for it.
      */
-    private void linger(final MoldUdp64Framer framer, final long endTimestamp)
+    private void linger(final MoldUdp64Framer framer, final LaggedLineOutput lagged, final long endTimestamp)
     {
         if (null == server)
         {
@@ -171,6 +233,10 @@ public final class SimulationRun
             if (now - nextEnd >= 0)
             {
                 framer.repeatEndOfSession(endTimestamp + (now - start));
+                if (null != lagged)
+                {
+                    lagged.drain();
+                }
                 nextEnd += settings.heartbeatNanos();
             }
             if (server.poll() == 0)
@@ -192,10 +258,11 @@ public final class SimulationRun
                 writer.write(message, 0, length);
             }
         }
-        final SimSummary.LineReport noLine = new SimSummary.LineReport(0, 0, 0, 0, 0);
+        final SimSummary.LineReport noLine = new SimSummary.LineReport(0, 0, 0, 0, 0, 0, 0);
         return new SimSummary(settings.simulation().seed(), settings.simulation().instruments(),
-            generator.messagesGenerated(), counts(generator), settings.session(), generator.messagesGenerated(),
-            firstTimestamp, generator.timestamp(), 0, 0, 0, noLine, noLine,
+            generator.messagesGenerated(), counts(generator),
+            List.of(new SimSummary.SessionReport(settings.session(), generator.messagesGenerated())),
+            firstTimestamp, generator.timestamp(), 0, 0, 0, noLine, noLine, 0,
             "Nasdaq daily file " + settings.file() + " (bare messages, no MoldUDP64)", 0, null,
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }

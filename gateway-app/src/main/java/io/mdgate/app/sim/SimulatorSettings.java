@@ -30,6 +30,10 @@ import java.nio.file.Path;
  * @param answerLimit       most messages in one re-request answer.
  * @param retransmitWindow  most messages the re-request server retains.
  * @param lingerNanos       how long the re-request server keeps answering after the session ends.
+ * @param sessionChangeAt   messages in the first session before the day continues in the second; 0 for no change.
+ * @param secondSession     MoldUDP64 session name after the change.
+ * @param lagBNanos         exchange time line B lags line A; 0 for none.
+ * @param injected          stray and far-ahead packets to inject.
  */
 public record SimulatorSettings(
     SimulationConfig simulation,
@@ -52,7 +56,11 @@ public record SimulatorSettings(
     String retransmitAddress,
     int answerLimit,
     int retransmitWindow,
-    long lingerNanos)
+    long lingerNanos,
+    long sessionChangeAt,
+    String secondSession,
+    long lagBNanos,
+    InjectedPackets injected)
 {
     /** Where a run's output goes. */
     public enum Output
@@ -78,6 +86,12 @@ public record SimulatorSettings(
     public int maxPayload()
     {
         return mtu - IP_UDP_HEADERS;
+    }
+
+    /** @return whether the day continues in a second session after {@link #sessionChangeAt()} messages. */
+    public boolean changesSession()
+    {
+        return sessionChangeAt > 0;
     }
 
     public boolean servesRetransmits()

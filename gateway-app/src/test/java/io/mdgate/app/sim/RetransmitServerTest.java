@@ -149,4 +149,44 @@ class RetransmitServerTest
         assertEquals(1, server.unavailable());
         assertEquals(0, server.answered());
     }
+
+    @Test
+    void shouldAnswerEachServedSessionFromItsOwnMessagesAndInItsOwnName() throws Exception
+    {
+        final byte[] next = MoldUdp64Session.of("RETX000002");
+        final RetransmitStore store = new RetransmitStore(1, 100, 100 * 40);
+        final List<byte[]> nextMessages = new ArrayList<>();
+        final ItchSessionGenerator generator = new ItchSessionGenerator(
+            new SimulationConfig().seed(99).instruments(10).messages(1_000));
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
+        for (long sequence = 1; sequence <= 100; sequence++)
+        {
+            final int length = generator.next(message, 0);
+            store.append(sequence, message, 0, length);
+            final byte[] copy = new byte[length];
+            message.getBytes(0, copy);
+            nextMessages.add(copy);
+        }
+        server.addSession(next, store);
+
+        request(next, 40, 5);
+        final byte[] fromNext = answer(0);
+        request(SESSION, 40, 5);
+        final byte[] fromFirst = answer(1);
+        request(next, 101, 1);
+        assertNull(answer(2), "the second session has only 100 messages");
+
+        final MoldUdp64PacketDecoder mold = new MoldUdp64PacketDecoder();
+        final RecordedPackets.Decoded decodedNext = RecordedPackets.decode(List.of(fromNext));
+        mold.decode(new UnsafeBuffer(fromNext), 0, fromNext.length, (b, o, l, s) -> { });
+        assertEquals("RETX000002", mold.sessionString());
+        assertArrayEquals(nextMessages.get(39), decodedNext.messages.get(0));
+        assertEquals(40L, decodedNext.sequences.get(0));
+        final RecordedPackets.Decoded decodedFirst = RecordedPackets.decode(List.of(fromFirst));
+        mold.decode(new UnsafeBuffer(fromFirst), 0, fromFirst.length, (b, o, l, s) -> { });
+        assertEquals("RETX000001", mold.sessionString());
+        assertArrayEquals(generated.get(39), decodedFirst.messages.get(0));
+        assertEquals(1, server.unavailable());
+        assertEquals(0, server.wrongSession());
+    }
 }
