@@ -43,8 +43,7 @@ class SessionRestoreTest
     {
         feed = new SimulatedFeed(new SimulationConfig().seed(5).instruments(60).messages(150_000));
         final Recorder recorder = new Recorder();
-        SimulatedFeed.sessionTick(recorder, 1, 1);
-        feed.run(feed.normalizer(SimulatedFeed.books(), recorder, 2), 1, Long.MAX_VALUE);
+        feed.run(feed.normalizer(SimulatedFeed.books(), recorder, 1), 1, Long.MAX_VALUE);
         uninterrupted = recorder.ticks;
     }
 
@@ -105,8 +104,7 @@ class SessionRestoreTest
                 journal.publisher().onTick(buffer, offset);
                 agent.doWork();
             };
-            SimulatedFeed.sessionTick(journaling, 1, 1);
-            feed.run(feed.normalizer(SimulatedFeed.books(), journaling, 2), 1, k);
+            feed.run(feed.normalizer(SimulatedFeed.books(), journaling, 1), 1, k);
             agent.onClose();
         }
 
@@ -122,8 +120,7 @@ class SessionRestoreTest
             assertEquals(firstAfter, point.nextGatewaySequence());
 
             final OrderBooks books = SimulatedFeed.books();
-            final Normalizer normalizer = feed.normalizer(books, resumed, point.nextGatewaySequence())
-                .sessionId(point.sessionNumber());
+            final Normalizer normalizer = feed.normalizer(books, resumed, point.nextGatewaySequence());
             if (restore)
             {
                 final BookRestore bookRestore = new BookRestore(normalizer);
@@ -135,7 +132,8 @@ class SessionRestoreTest
                     "ticks/s%n", bookRestore.ticks(), bookRestore.orderEvents(), k, nanos / 1e6,
                     bookRestore.ticks() * 1e9 / nanos);
             }
-            feed.run(normalizer, point.nextExchangeSequence(), Long.MAX_VALUE);
+            normalizer.resume(point.sessionNumber(), point.lastExchangeTimestamp());
+            feed.resume(normalizer, point);
         }
         return resumed.ticks;
     }

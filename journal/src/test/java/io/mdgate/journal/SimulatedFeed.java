@@ -83,6 +83,18 @@ final class SimulatedFeed
      */
     void run(final Normalizer normalizer, final long firstSequence, final long stopAt)
     {
+        run(normalizer, new FeedSession.Context().firstSequence(firstSequence), stopAt);
+    }
+
+    /** Runs the packets through a feed session that resumes where the journal says the feed stood, as run does. */
+    void resume(final Normalizer normalizer, final ResumePoint point)
+    {
+        run(normalizer, new FeedSession.Context().firstSequence(1)
+            .resume(point.sessionName(), point.sessionNumber(), point.nextExchangeSequence()), Long.MAX_VALUE);
+    }
+
+    private void run(final Normalizer normalizer, final FeedSession.Context context, final long stopAt)
+    {
         final MessageProcessor processor = new MessageProcessor(normalizer);
         final MoldUdp64MessageHandler messages = (buffer, offset, length, sequence) ->
         {
@@ -91,8 +103,7 @@ final class SimulatedFeed
                 processor.onMessage(buffer, offset, length, sequence);
             }
         };
-        final FeedSession session = new FeedSession(new FeedSession.Context()
-            .firstSequence(firstSequence)
+        final FeedSession session = new FeedSession(context
             .messageHandler(messages)
             .gapHandler(processor)
             .packetContextHandler(processor));

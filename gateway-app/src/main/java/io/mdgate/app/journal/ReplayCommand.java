@@ -276,6 +276,9 @@ public final class ReplayCommand implements Callable<Integer>
         return receiveTime;
     }
 
+    /** Ticks read at most, from the journal's first, for one with an exchange time. */
+    private static final int FIRST_DAY_SEARCH = 1_000;
+
     private LocalDate firstDay(final TickReplay replay)
     {
         final boolean needsDay =
@@ -286,12 +289,19 @@ public final class ReplayCommand implements Callable<Integer>
         }
         final UnsafeBuffer tick = new UnsafeBuffer(new byte[64]);
         final long first = replay.firstSequence();
-        if (first == TickReplay.NO_SEQUENCE || !replay.read(first, tick, 0))
+        // The journal's first tick is usually the session's SESSION tick, which has no exchange time of its own (0):
+        // the date is that of the first tick that has one.
+        for (long sequence = first; first != TickReplay.NO_SEQUENCE && sequence < first + FIRST_DAY_SEARCH &&
+            replay.read(sequence, tick, 0); sequence++)
         {
-            throw new CommandLine.ParameterException(spec.commandLine(), "a time of day needs a date, and the " +
-                "journal has no tick to take it from; give a full date-time");
+            final long time = tick.getLong(ReplaySummary.EXCHANGE_TIME_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            if (time != 0)
+            {
+                return TimeArgument.newYorkDate(time);
+            }
         }
-        return TimeArgument.newYorkDate(tick.getLong(ReplaySummary.EXCHANGE_TIME_OFFSET, ByteOrder.LITTLE_ENDIAN));
+        throw new CommandLine.ParameterException(spec.commandLine(), "a time of day needs a date, and the " +
+            "journal has no tick with an exchange time to take it from; give a full date-time");
     }
 
     /** @return whether the raw packet queue is the source. */
