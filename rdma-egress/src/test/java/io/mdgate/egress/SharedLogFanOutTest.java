@@ -56,10 +56,16 @@ class SharedLogFanOutTest
 
     private EgressConsumer consumer(final String name)
     {
+        return consumer(name, ConsumerContext.DEFAULT_PENDING_TICKS);
+    }
+
+    private EgressConsumer consumer(final String name, final int pendingTicks)
+    {
         final ShmTransport transport = new ShmTransport(ShmInstance.context(harness.shm().instance()));
         closeables.add(transport);
         final EgressConsumer consumer = EgressConsumer.connect(transport, new ConsumerContext().name(name)
-            .token(name + PublisherHarness.TOKEN_SUFFIX).controlPollNanos(0).eventLog(message -> { }));
+            .token(name + PublisherHarness.TOKEN_SUFFIX).controlPollNanos(0).pendingTicks(pendingTicks)
+            .eventLog(message -> { }));
         closeables.add(0, consumer);
         return consumer;
     }
@@ -176,7 +182,9 @@ class SharedLogFanOutTest
     void shouldLapAStalledAllSubscribedConsumerThatThenRecoversItsRangeWhileTheOthersNeverWait()
     {
         start(context -> context.sharedLogSlots(1024), List.of("stalled", "brisk"));
-        final EgressConsumer stalled = consumer("stalled");
+        // Its pending buffer holds 64 ticks, fewer than the half log it resumes behind the writer: what overflows it
+        // was read from the log and must be recovered too, although no later tick arrives to show the gap.
+        final EgressConsumer stalled = consumer("stalled", 64);
         final EgressConsumer brisk = consumer("brisk");
         stalled.subscribeAll();
         brisk.subscribeAll();
@@ -210,6 +218,7 @@ class SharedLogFanOutTest
         assertTrue(stalled.counters().laps() >= 1, "the log told the stalled consumer it was lapped");
         assertTrue(stalled.counters().logTicksSkipped() >= last - 1024, "it skipped what the log overwrote");
         assertTrue(stalled.counters().recoveredDelivered() >= last - 1024, "and recovered it over RECOVER");
+        assertTrue(stalled.counters().pendingOverflows() >= 1, "live ticks beyond its pending buffer were dropped");
         assertEquals(0, stalled.counters().unrecovered());
         assertEquals(0, stalled.counters().duplicates());
         assertEquals(0, harness.publisher().counters().laps(), "the publisher never stopped for a log reader");

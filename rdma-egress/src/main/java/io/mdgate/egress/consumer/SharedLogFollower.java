@@ -119,6 +119,7 @@ final class SharedLogFollower
             }
             break;
         }
+        stream.recoverBehindLog();
         final long delivered = consumer.lastDeliveredSequence();
         if (delivered != reported)
         {

@@ -39,6 +39,7 @@ final class StreamReader implements DatagramHandler
     private int pendingCount;
     private long pendingFirst;
     private boolean pendingBroken;
+    private long highestLogSequence;
 
     StreamReader(final EgressConsumer consumer, final ConsumerCounters counters, final int pendingCapacity)
     {
@@ -71,6 +72,7 @@ final class StreamReader implements DatagramHandler
     {
         next = firstSequence;
         nextDatagram = -1;
+        highestLogSequence = 0;
         abandonRecovery();
         if (liveSequence > firstSequence)
         {
@@ -82,7 +84,21 @@ final class StreamReader implements DatagramHandler
     void onLogTick(final DirectBuffer buffer, final int offset, final long receiveTimestamp)
     {
         final long sequence = buffer.getLong(offset + TickLayout.GATEWAY_SEQUENCE_OFFSET, LE);
+        highestLogSequence = Math.max(highestLogSequence, sequence);
         onLiveTick(buffer, offset, sequence, receiveTimestamp);
+    }
+
+    /**
+     * The shared log's counterpart of the stream heartbeat: when a recovery ended with ticks already read from the
+     * log still undelivered (dropped because the pending buffer overflowed, or skipped by a lap while recovering),
+     * recovers them now rather than when the next live tick shows the gap.
+     */
+    void recoverBehindLog()
+    {
+        if (!recovering && next <= highestLogSequence)
+        {
+            startRecovery(next, highestLogSequence);
+        }
     }
 
     /** Forgets a recovery in progress (the connection carrying it is gone); the gap will be found again. */

@@ -25,7 +25,7 @@ public final class PublisherContext
     public static final int DEFAULT_STREAM_ID = 1001;
     public static final int DEFAULT_MAX_CONSUMERS = 16;
     public static final int DEFAULT_MAX_RING_SLOTS = 16384;
-    public static final int DEFAULT_SHARED_LOG_SLOTS = 65536;
+    public static final int DEFAULT_SHARED_LOG_SLOTS = 1 << 18;
     public static final int DEFAULT_MAX_TABLE_SLOTS = 1024;
     public static final int DEFAULT_MAX_INSTRUMENTS = 65536;
     public static final long DEFAULT_BATCH_BUDGET_NANOS = TimeUnit.MICROSECONDS.toNanos(5);
