@@ -78,7 +78,7 @@ final class ShmEgressCase
             final long readyDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (ready.getCount() > 0 && System.nanoTime() < readyDeadline)
             {
-                publisher.doWork();
+                yieldIfIdle(publisher.doWork());
             }
             if (ready.getCount() > 0)
             {
@@ -88,7 +88,7 @@ final class ShmEgressCase
             final long drainDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!allDone(probes) && System.nanoTime() < drainDeadline)
             {
-                publisher.doWork();
+                yieldIfIdle(publisher.doWork()); // as the Aeron case's harness thread yields while consumers drain
             }
             final PublisherCounters counters = publisher.counters();
             running.set(false);
@@ -106,6 +106,14 @@ final class ShmEgressCase
             removeFiles(instance);
         }
         return new BenchResult("shm", settings, probes, notes);
+    }
+
+    private static void yieldIfIdle(final int work)
+    {
+        if (work == 0)
+        {
+            Thread.yield();
+        }
     }
 
     private static int archiveCapacity(final long ticks)
