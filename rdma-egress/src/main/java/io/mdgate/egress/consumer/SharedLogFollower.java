@@ -14,8 +14,8 @@ import java.nio.ByteOrder;
 
 /**
  * Reads the publisher's shared tick log ({@link io.mdgate.egress.protocol.SharedLogDescriptor}) for a consumer
- * subscribed to every instrument, in log order from the position the publisher's answer gave: each tick copied,
- * checked against its stamp, then handed to the {@link StreamReader}, which delivers it in sequence order and
+ * subscribed to every instrument, in log order from the position the publisher's answer gave: runs of up to 16
+ * ticks copied at once and checked against their stamps, then handed one by one to the {@link StreamReader}, which delivers it in sequence order and
  * recovers any gap over the control channel (RECOVER) while holding the live ticks after it. When the writer has
  * lapped it, it counts the lap, skips to half a log behind the writer, and the ticks it skipped come back as such a
  * gap. It reports the last delivered sequence into the position region, so the publisher sees its lag as for a ring.
@@ -28,11 +28,13 @@ final class SharedLogFollower
 
     private final ConsumerCounters counters;
     private final StreamReader stream;
-    private final UnsafeBuffer slot = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64, 64));
+    private static final int RUN = 16;
+
+    private final UnsafeBuffer run = new UnsafeBuffer(BufferUtil.allocateDirectAligned(RUN * TickLayout.LENGTH, 64));
     private SharedLog log;
     private SharedLogReader reader;
     private RemoteRegion positions;
-    private EgressConsumer consumer;
+    private final EgressConsumer consumer;
     private long position;
     private long reported = -1;
     private boolean following;
@@ -104,15 +106,18 @@ final class SharedLogFollower
         int read = 0;
         while (read < limit)
         {
-            final int result = reader.read(position, slot, 0);
-            if (result == SharedLogReader.READ)
+            final int copied = reader.readRun(position, Math.min(RUN, limit - read), run, 0);
+            if (copied > 0)
             {
-                position++;
-                read++;
-                stream.onLogTick(slot, 0, slot.getLong(TickLayout.RECEIVE_TIMESTAMP_OFFSET, LE));
+                position += copied;
+                read += copied;
+                for (int i = 0, offset = 0; i < copied; i++, offset += TickLayout.LENGTH)
+                {
+                    stream.onLogTick(run, offset, run.getLong(offset + TickLayout.RECEIVE_TIMESTAMP_OFFSET, LE));
+                }
                 continue;
             }
-            if (result == SharedLogReader.LAPPED)
+            if (copied < 0)
             {
                 skipAhead();
                 continue;

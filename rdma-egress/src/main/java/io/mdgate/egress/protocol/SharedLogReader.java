@@ -81,6 +81,35 @@ public final class SharedLogReader
         return log.getLongVolatile(stamp) == expected ? READ : LAPPED;
     }
 
+    /**
+     * Copies up to {@code maxTicks} consecutive complete positions from {@code position} on (not across the log's
+     * end) into {@code destination} with one copy, then checks only the first one's stamp again: the writer
+     * overwrites slots in position order, with W set before any byte changes, so if the first slot of the run was
+     * not overwritten during the copy, no later one was.
+     *
+     * @return ticks copied (1 or more), 0 when {@code position} is not written yet, or -1 when the reader was lapped.
+     */
+    public int readRun(final long position, final int maxTicks, final MutableDirectBuffer destination,
+        final int destinationOffset)
+    {
+        final long expected = position + 1;
+        final int firstStamp = stampOffset(position, slots);
+        final long first = log.getLongAcquire(firstStamp);
+        if (first != expected)
+        {
+            return (first & ~WRITING) > expected ? -1 : 0;
+        }
+        final int run = Math.min(maxTicks, slots - (int)(position & slotMask));
+        int count = 1;
+        while (count < run && log.getLongAcquire(firstStamp + count * STAMP_LENGTH) == expected + count)
+        {
+            count++;
+        }
+        log.getBytes(slotOffset(position, slotMask), destination, destinationOffset, count * SLOT_LENGTH);
+        VarHandle.loadLoadFence();
+        return log.getLongVolatile(firstStamp) == expected ? count : -1;
+    }
+
     /** @return positions written so far (the position of the next tick). */
     public long tail()
     {

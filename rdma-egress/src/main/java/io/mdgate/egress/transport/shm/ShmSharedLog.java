@@ -9,7 +9,7 @@ import java.nio.file.Path;
 
 /**
  * The shared tick log as a file ({@code <instance>-ticks-<stream id>}), {@code rw-rw----} in the configured group:
- * created, pre-faulted and removed on close by the publisher; mapped by consumers, which only unmap it.
+ * created, pre-faulted and removed on close by the publisher; mapped read-only by consumers, which only unmap it.
  * <p>
  * Threading: open and close on one thread; the buffer follows {@link io.mdgate.egress.protocol.SharedLogDescriptor}.
  */
@@ -37,9 +37,7 @@ final class ShmSharedLog implements SharedLog, ShmResource
 
     static ShmSharedLog open(final Path file)
     {
-        final MappedByteBuffer mapped = ShmFiles.mapExisting(file, 1);
-        ShmFiles.prefault(mapped);
-        return new ShmSharedLog(file, false, mapped);
+        return new ShmSharedLog(file, false, ShmFiles.mapReadOnly(file, 1));
     }
 
     @Override
