@@ -143,8 +143,8 @@ class AllocationTest
     }
 
     private static Thread consumerThread(final ShmContext shm, final String name, final String token,
-        final DeliveryPath path, final boolean all, final AtomicBoolean running, final AtomicLong measureFrom, final AtomicLong result,
-        final com.sun.management.ThreadMXBean threads)
+        final DeliveryPath path, final boolean all, final AtomicBoolean running, final AtomicLong measureFrom,
+        final AtomicLong result, final com.sun.management.ThreadMXBean threads)
     {
         final Thread thread = new Thread(() ->
         {

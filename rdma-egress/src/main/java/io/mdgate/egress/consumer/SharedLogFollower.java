@@ -15,10 +15,11 @@ import java.nio.ByteOrder;
 /**
  * Reads the publisher's shared tick log ({@link io.mdgate.egress.protocol.SharedLogDescriptor}) for a consumer
  * subscribed to every instrument, in log order from the position the publisher's answer gave: runs of up to 16
- * ticks copied at once and checked against their stamps, then handed one by one to the {@link StreamReader}, which delivers it in sequence order and
- * recovers any gap over the control channel (RECOVER) while holding the live ticks after it. When the writer has
- * lapped it, it counts the lap, skips to half a log behind the writer, and the ticks it skipped come back as such a
- * gap. It reports the last delivered sequence into the position region, so the publisher sees its lag as for a ring.
+ * ticks copied at once and checked against their stamps, then handed one by one to the {@link StreamReader},
+ * which delivers them in sequence order and recovers any gap over the control channel (RECOVER) while holding the
+ * live ticks after it. When the writer has lapped it, it counts the lap, skips to half a log behind the writer,
+ * and the ticks it skipped come back as such a gap. It reports the last delivered sequence into the position
+ * region, so the publisher sees its lag as for a ring.
  * <p>
  * Threading: the consumer's polling thread. {@link #poll} is allocation-free; opening maps the log.
  */

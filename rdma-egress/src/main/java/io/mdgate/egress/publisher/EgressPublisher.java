@@ -158,8 +158,9 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
 
     /**
      * Publishes one live tick: into the pending datagram, the shared log (once, while a consumer reads it), the
-     * top-of-book records, and the ring (and table) of every other consumer that takes it. Gateway sequences are expected to follow one another; a jump is counted and starts a
-     * new datagram, and consumers recover the missing ticks from the recovery source.
+     * top-of-book records, and the ring (and table) of every other consumer that takes it. Gateway sequences are
+     * expected to follow one another; a jump is counted and starts a new datagram, and consumers recover the
+     * missing ticks from the recovery source.
      */
     @Override
     public void onTick(final DirectBuffer buffer, final int offset)

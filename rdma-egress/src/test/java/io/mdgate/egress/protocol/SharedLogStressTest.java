@@ -91,8 +91,9 @@ class SharedLogStressTest
             writerThread.join(10_000);
         }
 
-        System.out.printf("SharedLogStressTest runs of %d: %d attempts, %d accepted, %d not yet written, %d lapped, " +
-            "%d written, %d runs of several%n", runLength, attempts, accepted, empty, lapped, written.get(), multiTickRuns);
+        System.out.printf("SharedLogStressTest runs of %d: %d attempts, %d accepted, %d not yet written, " +
+            "%d lapped, %d written, %d runs of several%n",
+            runLength, attempts, accepted, empty, lapped, written.get(), multiTickRuns);
         assertEquals(0, badAccepts, "ticks accepted that were not what was written at their position");
         assertTrue(accepted > 1000, "the reader kept up at least some of the time: " + accepted);
         assertTrue(lapped > 0, "the writer lapped the reader: " + lapped);
