@@ -23,7 +23,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The steady-state promise of egress: once warm and connected, the publisher's tick path and duty cycle
- * (batching, ring and table writes, heartbeats, control polling) and the consumer's poll allocate nothing.
+ * (batching, shared log, ring and table writes, heartbeats, control polling) and the consumer's poll allocate
+ * nothing: a consumer of every instrument (which reads the shared log), a filtered ring consumer and a stream
+ * consumer.
  */
 class AllocationTest
 {
@@ -40,23 +42,29 @@ class AllocationTest
         final TickArchive archive = new TickArchive(1 << 20);
         final AtomicBoolean running = new AtomicBoolean(true);
         final AtomicLong ringAllocated = new AtomicLong(-1);
+        final AtomicLong logAllocated = new AtomicLong(-1);
         final AtomicLong streamAllocated = new AtomicLong(-1);
         final AtomicLong measureFrom = new AtomicLong(Long.MAX_VALUE);
         Thread ring = null;
         Thread stream = null;
+        Thread log = null;
         try (EgressPublisher publisher = new EgressPublisher(new PublisherContext().transport(transport)
-            .recoverySource(archive).token("ring", "r").token("stream", "s").maxInstruments(1024)
+            .recoverySource(archive).token("ring", "r").token("stream", "s").token("log", "l").maxInstruments(1024)
             .maxRingSlots(1 << 16).eventLog(message -> { })))
         {
-            ring = consumerThread(shm, "ring", "r", DeliveryPath.RING, running, measureFrom, ringAllocated, threads);
-            stream = consumerThread(shm, "stream", "s", DeliveryPath.STREAM, running, measureFrom, streamAllocated,
+            ring = consumerThread(shm, "ring", "r", DeliveryPath.RING, false, running, measureFrom, ringAllocated,
                 threads);
+            stream = consumerThread(shm, "stream", "s", DeliveryPath.STREAM, true, running, measureFrom,
+                streamAllocated, threads);
+            log = consumerThread(shm, "log", "l", DeliveryPath.RING, true, running, measureFrom, logAllocated, threads);
             final long connectDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (publisher.activeConsumers() < 2 && System.nanoTime() < connectDeadline)
+            while ((publisher.activeConsumers() < 3 || publisher.sharedLogReaders() < 1) &&
+                System.nanoTime() < connectDeadline)
             {
                 publisher.doWork();
             }
-            assertEquals(2, publisher.activeConsumers());
+            assertEquals(3, publisher.activeConsumers());
+            assertEquals(1, publisher.sharedLogReaders(), "the consumer of every instrument reads the shared log");
             final UnsafeBuffer tick = new UnsafeBuffer(new byte[64]);
             long sequence = 1;
             sequence = publish(publisher, archive, tick, sequence, WARM_UP);
@@ -81,24 +89,28 @@ class AllocationTest
 
             final long end = sequence - 1;
             final long drainDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while ((ringAllocated.get() < 0 || streamAllocated.get() < 0) && System.nanoTime() < drainDeadline)
+            while ((ringAllocated.get() < 0 || streamAllocated.get() < 0 || logAllocated.get() < 0) &&
+                System.nanoTime() < drainDeadline)
             {
                 publisher.doWork();
             }
             System.out.println("AllocationTest: publisher " + allocated + " bytes in its best window; ring " +
                 "consumer " + ringAllocated.get() + " bytes, stream consumer " + streamAllocated.get() +
-                " bytes; up to sequence " + end);
+                " bytes, shared log consumer " + logAllocated.get() + " bytes; up to sequence " + end);
             // A lap or a recovery is a session event, which logs (and allocates); only a steady state is measured.
             assumeTrue(steady, "a consumer fell a whole ring behind on this loaded host: no steady state to measure");
             assertEquals(0, allocated, "bytes allocated by the publisher in steady state");
             assertEquals(0, ringAllocated.get(), "bytes allocated by the ring consumer's poll in steady state");
             assertEquals(0, streamAllocated.get(), "bytes allocated by the stream consumer's poll in steady state");
+            assertEquals(0, logAllocated.get(), "bytes allocated by the shared log consumer's poll in steady state");
+            assertTrue(publisher.counters().sharedLogTicks() >= MEASURED * WINDOWS, "the shared log was written");
         }
         finally
         {
             running.set(false);
             join(ring);
             join(stream);
+            join(log);
             transport.close();
             ShmInstance.removeFiles(shm);
         }
@@ -131,8 +143,8 @@ class AllocationTest
     }
 
     private static Thread consumerThread(final ShmContext shm, final String name, final String token,
-        final DeliveryPath path, final AtomicBoolean running, final AtomicLong measureFrom, final AtomicLong result,
-        final com.sun.management.ThreadMXBean threads)
+        final DeliveryPath path, final boolean all, final AtomicBoolean running, final AtomicLong measureFrom,
+        final AtomicLong result, final com.sun.management.ThreadMXBean threads)
     {
         final Thread thread = new Thread(() ->
         {
@@ -141,11 +153,21 @@ class AllocationTest
                     .token(token).path(path).ringSlots(path == DeliveryPath.RING ? 1 << 16 : 0)
                     .eventLog(message -> { })))
             {
-                consumer.subscribeAll();
+                if (all)
+                {
+                    consumer.subscribeAll();
+                }
+                else
+                {
+                    for (int instrument = 1; instrument <= 50; instrument += 2)
+                    {
+                        consumer.subscribe(instrument);
+                    }
+                }
                 final long[] sum = new long[1];
                 final TickHandler handler = (buffer, offset) -> sum[0] += buffer.getLong(offset);
                 long before = -1;
-                final long target = WARM_UP + MEASURED * WINDOWS;
+                final long target = WARM_UP + MEASURED * WINDOWS; // instrument 1: the filtered consumer takes it too
                 while (running.get() && consumer.lastDeliveredSequence() < target)
                 {
                     consumer.poll(handler, 64);

@@ -171,7 +171,7 @@ class EgressInProcessTest
     @Test
     void shouldResyncARingConsumerThatFellAWholeRingBehindWithoutLosingATick()
     {
-        start(context -> { }, "slow");
+        start(context -> context.sharedLogSlots(0), "slow"); // all-subscribed, on its ring: no shared log
         final EgressConsumer slow = consumer("slow", context -> context.ringSlots(64));
         slow.subscribeAll();
         awaitSubscribed(slow);

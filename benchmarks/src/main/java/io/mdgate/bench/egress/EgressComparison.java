@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  * <p>
  * Arguments: {@code [--quick]} (fewer ticks, for a smoke run), {@code [--consumers 1,4,16]},
  * {@code [--rate TICKS_PER_S]} (paced load, default 100000), {@code [--idle backoff|yield]} (consumers' and driver's
- * idle strategy, default backoff).
+ * idle strategy, default backoff), {@code [--rings]} (the shm publisher without its shared log: every consumer
+ * reads its own ring, as before the shared log existed).
  */
 public final class EgressComparison
 {
@@ -41,6 +42,7 @@ public final class EgressComparison
         List<Integer> counts = List.of(1, 4, 16);
         long rate = 100_000;
         String idleName = "backoff";
+        boolean rings = false;
         for (int i = 0; i < args.length; i++)
         {
             switch (args[i])
@@ -57,9 +59,12 @@ public final class EgressComparison
                 case "--idle":
                     idleName = args[++i];
                     break;
+                case "--rings":
+                    rings = true;
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown argument " + args[i] +
-                        "; use [--quick] [--consumers 1,4,16] [--rate TICKS_PER_S] [--idle backoff|yield]");
+                        "; use [--quick] [--consumers 1,4,16] [--rate TICKS_PER_S] [--idle backoff|yield] [--rings]");
             }
         }
         final Supplier<IdleStrategy> idle = "yield".equals(idleName) ? YieldingIdleStrategy::new :
@@ -73,15 +78,15 @@ public final class EgressComparison
         final List<BenchResult[]> pairs = new ArrayList<>();
         // Both paths compiled before anything counts: otherwise the first case pays for the JIT alone.
         final BenchSettings warmUp = new BenchSettings(2, 50_000, 100_000, 0);
-        ShmEgressCase.run(warmUp, idle);
+        ShmEgressCase.run(warmUp, idle, rings);
         AeronIpcCase.run(warmUp, idle);
         System.out.println(BenchResult.header());
         for (final int consumers : counts)
         {
             final BenchSettings paced = new BenchSettings(consumers, pacedWarmUp, pacedTicks, rate);
             final BenchSettings unpaced = new BenchSettings(consumers, maxWarmUp, maxTicks, 0);
-            pairs.add(pair(ShmEgressCase.run(paced, idle), AeronIpcCase.run(paced, idle)));
-            pairs.add(pair(ShmEgressCase.run(unpaced, idle), AeronIpcCase.run(unpaced, idle)));
+            pairs.add(pair(ShmEgressCase.run(paced, idle, rings), AeronIpcCase.run(paced, idle)));
+            pairs.add(pair(ShmEgressCase.run(unpaced, idle, rings), AeronIpcCase.run(unpaced, idle)));
         }
         System.out.println();
         System.out.println("ratios shm / aeron-ipc (rate: higher is better for shm; latency: lower is better for shm)");

@@ -23,25 +23,30 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
  * The shm egress under test: the publisher on the harness thread (as it runs beside the normalizer on one core),
- * ticks written into every consumer's ring by one-sided writes, each consumer an {@link EgressConsumer} on its own
- * thread reading its ring (subscribed to everything). The publisher never waits for a consumer: one that falls a
- * whole ring behind is stopped, resyncs and gets the rest from the in-memory archive, which the notes report.
+ * each consumer an {@link EgressConsumer} on its own thread, subscribed to everything, so that the SDK moves it from
+ * its ring to the publisher's shared tick log, which the publisher writes once per tick for all of them (with
+ * {@code --rings}, the shared log is off and every consumer reads its own ring, written once per consumer). The
+ * publisher never waits for a consumer: a lapped one recovers the rest from the in-memory archive, which the notes
+ * report.
  */
 final class ShmEgressCase
 {
     private static final int RING_SLOTS = 1 << 16;
+    /** 64 MiB of ticks, as one term of an Aeron IPC publication by default (aeron.ipc.term.buffer.length). */
+    private static final int SHARED_LOG_SLOTS = 1 << 20;
     private static int runs;
 
     private ShmEgressCase()
     {
     }
 
-    static BenchResult run(final BenchSettings settings, final Supplier<IdleStrategy> consumerIdle)
-        throws InterruptedException
+    static BenchResult run(final BenchSettings settings, final Supplier<IdleStrategy> consumerIdle,
+        final boolean rings) throws InterruptedException
     {
         final String instance = "mdgb-" + ProcessHandle.current().pid() + "-" + (++runs);
         final MonotonicEpochClock clock = new MonotonicEpochClock();
@@ -49,7 +54,7 @@ final class ShmEgressCase
         final TickArchive archive = new TickArchive(archiveCapacity(settings.lastSequence()));
         final PublisherContext context = new PublisherContext().transport(transport).recoverySource(archive)
             .maxConsumers(settings.consumers()).maxRingSlots(RING_SLOTS).maxInstruments(1024).batchBudgetNanos(0)
-            .epochClock(clock).eventLog(message -> { });
+            .epochClock(clock).eventLog(message -> { }).sharedLogSlots(rings ? 0 : SHARED_LOG_SLOTS);
         for (int i = 0; i < settings.consumers(); i++)
         {
             context.token("c" + i, "t" + i);
@@ -58,6 +63,8 @@ final class ShmEgressCase
         final CountDownLatch ready = new CountDownLatch(settings.consumers());
         final List<ConsumerProbe> probes = new ArrayList<>();
         final List<Thread> threads = new ArrayList<>();
+        final AtomicLong consumerLaps = new AtomicLong();
+        final AtomicLong logReaders = new AtomicLong();
         String notes = "";
         try (EgressPublisher publisher = new EgressPublisher(context))
         {
@@ -65,12 +72,13 @@ final class ShmEgressCase
             {
                 final ConsumerProbe probe = new ConsumerProbe(clock, settings.warmUpTicks(), settings.lastSequence());
                 probes.add(probe);
-                threads.add(startConsumer(instance, i, probe, consumerIdle.get(), clock, running, ready));
+                threads.add(startConsumer(instance, i, probe, consumerIdle.get(), clock, running, ready,
+                    consumerLaps, logReaders));
             }
             final long readyDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (ready.getCount() > 0 && System.nanoTime() < readyDeadline)
             {
-                publisher.doWork();
+                yieldIfIdle(publisher.doWork());
             }
             if (ready.getCount() > 0)
             {
@@ -80,15 +88,16 @@ final class ShmEgressCase
             final long drainDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!allDone(probes) && System.nanoTime() < drainDeadline)
             {
-                publisher.doWork();
+                yieldIfIdle(publisher.doWork()); // as the Aeron case's harness thread yields while consumers drain
             }
             final PublisherCounters counters = publisher.counters();
-            notes = "laps " + counters.laps() + ", recovered " + counters.recoveredTicks();
             running.set(false);
             for (final Thread thread : threads)
             {
                 thread.join(10_000);
             }
+            notes = (logReaders.get() > 0 ? "shared log, " + logReaders.get() + " readers" : "rings") + ", laps " +
+                (counters.laps() + consumerLaps.get()) + ", recovered " + counters.recoveredTicks();
         }
         finally
         {
@@ -97,6 +106,14 @@ final class ShmEgressCase
             removeFiles(instance);
         }
         return new BenchResult("shm", settings, probes, notes);
+    }
+
+    private static void yieldIfIdle(final int work)
+    {
+        if (work == 0)
+        {
+            Thread.yield();
+        }
     }
 
     private static int archiveCapacity(final long ticks)
@@ -137,7 +154,7 @@ final class ShmEgressCase
 
     private static Thread startConsumer(final String instance, final int index, final ConsumerProbe probe,
         final IdleStrategy idle, final MonotonicEpochClock clock, final AtomicBoolean running,
-        final CountDownLatch ready)
+        final CountDownLatch ready, final AtomicLong laps, final AtomicLong logReaders)
     {
         final Thread thread = new Thread(() ->
         {
@@ -159,6 +176,8 @@ final class ShmEgressCase
                     }
                     idle.idle(work);
                 }
+                laps.addAndGet(consumer.counters().laps());
+                logReaders.addAndGet(consumer.readsSharedLog() ? 1 : 0);
             }
         }, "shm-consumer-" + index);
         thread.setDaemon(true);

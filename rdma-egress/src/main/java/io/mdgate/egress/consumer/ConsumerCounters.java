@@ -14,6 +14,7 @@ public final class ConsumerCounters
     long recoveriesCompleted;
     long unrecovered;
     long laps;
+    long logTicksSkipped;
     long lapNotices;
     long tornReads;
     long datagramsLost;
@@ -64,10 +65,19 @@ public final class ConsumerCounters
         return unrecovered;
     }
 
-    /** @return times this consumer's ring was stopped because it was a whole ring behind. */
+    /**
+     * @return times this consumer's ring was stopped because it was a whole ring behind, or it found the shared log
+     *         had overwritten the tick it was about to read.
+     */
     public long laps()
     {
         return laps;
+    }
+
+    /** @return shared log positions a lapped reader skipped (their ticks are then recovered over RECOVER). */
+    public long logTicksSkipped()
+    {
+        return logTicksSkipped;
     }
 
     /** @return LAPPED messages received from the publisher. */

@@ -84,6 +84,7 @@ public final class EgressConsumer implements AutoCloseable
     private final List<Integer> wantedInstruments = new ArrayList<>();
     private final RingReader ring;
     private final StreamReader stream;
+    private final SharedLogFollower logFollower;
     private final TopOfBookReader tableReader = new TopOfBookReader(64);
     private final UnsafeBuffer tableCopy = new UnsafeBuffer(BufferUtil.allocateDirectAligned(64, 64));
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[512]);
@@ -99,6 +100,12 @@ public final class EgressConsumer implements AutoCloseable
     private int state = DISCONNECTED;
     private boolean wantAll;
     private boolean resyncDue;
+    private int sharedLogSlots;
+    private int streamId;
+    private boolean logSwitchPending;
+    private long logSwitchPosition;
+    private long logSwitchSequence;
+    private boolean logResumeOwed;
     private ControlChannel channel;
     private MemoryRegion region;
     private RemoteRegion positions;
@@ -128,6 +135,7 @@ public final class EgressConsumer implements AutoCloseable
         this.log = context.eventLog();
         this.ring = new RingReader(this, counters);
         this.stream = new StreamReader(this, counters, context.pendingTicks());
+        this.logFollower = new SharedLogFollower(this, counters, stream);
         this.lastDelivered = Math.max(0, context.resumeFromSequence() - 1);
         this.resuming = context.resumeFromSequence() > 0;
     }
@@ -219,9 +227,18 @@ public final class EgressConsumer implements AutoCloseable
                 resyncDue = false;
                 ring.resync();
             }
-            if (context.path() == DeliveryPath.RING)
+            if (logFollower.following())
             {
-                work += ring.poll(limit);
+                work += logFollower.poll(limit);
+            }
+            else if (context.path() == DeliveryPath.RING)
+            {
+                final int read = ring.poll(limit);
+                work += read;
+                if (logSwitchPending && read < limit)
+                {
+                    switchToLog();
+                }
             }
             else
             {
@@ -336,7 +353,7 @@ public final class EgressConsumer implements AutoCloseable
             case SUBSCRIPTION:
                 if (length >= SubscriptionFlyweight.LENGTH)
                 {
-                    onSubscription((SubscriptionFlyweight)subscription.wrap(buffer, offset));
+                    onSubscription((SubscriptionFlyweight)subscription.wrap(buffer, offset), length);
                     return;
                 }
                 break;
@@ -392,9 +409,17 @@ public final class EgressConsumer implements AutoCloseable
         lastReceivedNanos = nowNanos;
         lastHeartbeatSentNanos = nowNanos;
         granted.clearGrants();
+        sharedLogSlots = message.sharedLogSlots();
+        streamId = message.streamId();
+        logSwitchPending = false;
+        logResumeOwed = lastDelivered > 0 || resuming;
         if (context.path() == DeliveryPath.RING)
         {
             ring.attach(region.buffer(), context.ringSlots(), positions);
+            if (wantAll)
+            {
+                openLog();
+            }
         }
         else
         {
@@ -402,14 +427,42 @@ public final class EgressConsumer implements AutoCloseable
             stream.start(message.streamId(), lastDelivered > 0 || resuming ? lastDelivered + 1 : nextSequence);
         }
         sendSubscriptions();
-        resyncDue = context.path() == DeliveryPath.RING && (lastDelivered > 0 || resuming);
+        resyncDue = context.path() == DeliveryPath.RING && (lastDelivered > 0 || resuming) && !logFollower.isOpen();
+    }
+
+    /** Maps the shared log when the publisher has one; the consumer keeps its ring if it cannot. */
+    private void openLog()
+    {
+        if (sharedLogSlots == 0 || logFollower.isOpen())
+        {
+            return;
+        }
+        final String problem = logFollower.open(transport, streamId, positions);
+        if (null != problem)
+        {
+            log.log("consumer '" + context.name() + "' reads every instrument from its ring: " + problem);
+        }
+    }
+
+    /**
+     * The ring holds every tick before the log position the publisher answered with, and it has been read up to
+     * there (or a resync of it was still awaited): continue from the log, owing the ring's undelivered rest when a
+     * resync or a resume was due.
+     */
+    private void switchToLog()
+    {
+        logSwitchPending = false;
+        final boolean owed = logResumeOwed || ring.resyncPending();
+        logResumeOwed = false;
+        ring.stop();
+        logFollower.start(logSwitchPosition, owed ? lastDelivered + 1 : logSwitchSequence, logSwitchSequence);
     }
 
     private void sendSubscriptions()
     {
         if (wantAll)
         {
-            sendSubscription(SUBSCRIBE, ALL_INSTRUMENTS, 0);
+            sendSubscriptionToAll();
         }
         for (final Integer instrument : wantedInstruments)
         {
@@ -421,7 +474,7 @@ public final class EgressConsumer implements AutoCloseable
         }
     }
 
-    private void onSubscription(final SubscriptionFlyweight message)
+    private void onSubscription(final SubscriptionFlyweight message, final int length)
     {
         final int instrument = message.instrumentId();
         final int status = message.status();
@@ -442,6 +495,13 @@ public final class EgressConsumer implements AutoCloseable
             if (instrument == ALL_INSTRUMENTS)
             {
                 granted.all(true);
+                if ((message.flags() & SHARED_LOG) != 0 && length >= SubscriptionFlyweight.LOG_ANSWER_LENGTH &&
+                    logFollower.isOpen() && !logFollower.following())
+                {
+                    logSwitchPending = true;
+                    logSwitchPosition = message.logPosition();
+                    logSwitchSequence = message.nextSequence();
+                }
             }
             else if (instrument > 0)
             {
@@ -593,12 +653,27 @@ public final class EgressConsumer implements AutoCloseable
         sendSubscription(SUBSCRIBE, instrumentId, 0);
     }
 
-    /** Subscribes to every instrument. */
+    /**
+     * Subscribes to every instrument. On the ring path, when the publisher has a shared tick log this consumer can
+     * map (shm), the consumer moves to it: its ring is read up to the position the publisher's answer names, then
+     * ticks come from the log, which the publisher writes once for all such consumers. The move is transparent:
+     * same order, no duplicates, gaps recovered. There is no way back short of reconnecting (the subscription to
+     * every instrument is never narrowed by this SDK).
+     */
     public void subscribeAll()
     {
         wantAll = true;
         granted.all(true);
-        sendSubscription(SUBSCRIBE, ALL_INSTRUMENTS, 0);
+        if (state == CONNECTED && context.path() == DeliveryPath.RING)
+        {
+            openLog();
+        }
+        sendSubscriptionToAll();
+    }
+
+    private void sendSubscriptionToAll()
+    {
+        sendSubscription(SUBSCRIBE, ALL_INSTRUMENTS, 0, logFollower.isOpen() ? SHARED_LOG : 0);
     }
 
     public void unsubscribe(final String symbol)
@@ -618,13 +693,18 @@ public final class EgressConsumer implements AutoCloseable
 
     private void sendSubscription(final short type, final int instrument, final long symbol)
     {
+        sendSubscription(type, instrument, symbol, 0);
+    }
+
+    private void sendSubscription(final short type, final int instrument, final long symbol, final int flags)
+    {
         if (state != CONNECTED)
         {
             return;
         }
         granted.requested();
         subscription.wrapForEncode(scratch, 0, type);
-        subscription.instrumentId(instrument).symbol(symbol).tableSlot(-1);
+        subscription.instrumentId(instrument).symbol(symbol).tableSlot(-1).flags(flags);
         send(subscription, SubscriptionFlyweight.LENGTH);
     }
 
@@ -694,6 +774,8 @@ public final class EgressConsumer implements AutoCloseable
     private void releaseConnection()
     {
         ring.detach();
+        logFollower.close();
+        logSwitchPending = false;
         stream.abandonRecovery();
         if (null != subscriptionChannel)
         {
@@ -733,6 +815,12 @@ public final class EgressConsumer implements AutoCloseable
     public long lastDeliveredSequence()
     {
         return lastDelivered;
+    }
+
+    /** @return whether ticks come from the publisher's shared log (subscribed to every instrument, shm). */
+    public boolean readsSharedLog()
+    {
+        return logFollower.following();
     }
 
     /** @return whether a lapped ring or a stream gap is being recovered. */

@@ -112,9 +112,20 @@ final class RingReader
         requestResync();
     }
 
+    /** Stops reading the ring for good (the consumer moved to the shared log): no resync is awaited any more. */
+    void stop()
+    {
+        detach();
+        resyncPending = false;
+    }
+
     /** The gateway replays from here on. */
     void onResynced(final long ringPosition)
     {
+        if (null == reader)
+        {
+            return;
+        }
         position = ringPosition;
         resyncPending = false;
         report();

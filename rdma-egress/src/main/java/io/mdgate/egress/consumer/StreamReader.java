@@ -12,7 +12,8 @@ import java.nio.ByteOrder;
 import static io.mdgate.egress.protocol.StreamDatagramDescriptor.*;
 
 /**
- * Follows the multicast stream ({@link StreamDatagramDescriptor}): checks each datagram, counts datagrams missing
+ * Follows the multicast stream ({@link StreamDatagramDescriptor}), or the shared tick log's ticks handed over by the
+ * {@link SharedLogFollower}: checks each datagram, counts datagrams missing
  * from the datagram sequence, and detects gaps in the tick sequence (including a lost last datagram, from the
  * heartbeat). A gap is recovered over the control channel while the live ticks after it are held, in order, in a
  * bounded pending buffer; when recovery ends they are delivered after the recovered ones. A pending buffer that
@@ -38,6 +39,7 @@ final class StreamReader implements DatagramHandler
     private int pendingCount;
     private long pendingFirst;
     private boolean pendingBroken;
+    private long highestLogSequence;
 
     StreamReader(final EgressConsumer consumer, final ConsumerCounters counters, final int pendingCapacity)
     {
@@ -60,6 +62,43 @@ final class StreamReader implements DatagramHandler
         }
         nextDatagram = -1;
         abandonRecovery();
+    }
+
+    /**
+     * Starts taking the shared log's ticks ({@link #onLogTick}), owing every tick from {@code firstSequence}; when the
+     * live ticks start later ({@code liveSequence}), the range between is recovered at once.
+     */
+    void follow(final long firstSequence, final long liveSequence)
+    {
+        next = firstSequence;
+        nextDatagram = -1;
+        highestLogSequence = 0;
+        abandonRecovery();
+        if (liveSequence > firstSequence)
+        {
+            startRecovery(firstSequence, liveSequence - 1);
+        }
+    }
+
+    /** A live tick read from the shared log; {@code receiveTimestamp} is what its latency is measured from. */
+    void onLogTick(final DirectBuffer buffer, final int offset, final long receiveTimestamp)
+    {
+        final long sequence = buffer.getLong(offset + TickLayout.GATEWAY_SEQUENCE_OFFSET, LE);
+        highestLogSequence = Math.max(highestLogSequence, sequence);
+        onLiveTick(buffer, offset, sequence, receiveTimestamp);
+    }
+
+    /**
+     * The shared log's counterpart of the stream heartbeat: when a recovery ended with ticks already read from the
+     * log still undelivered (dropped because the pending buffer overflowed, or skipped by a lap while recovering),
+     * recovers them now rather than when the next live tick shows the gap.
+     */
+    void recoverBehindLog()
+    {
+        if (!recovering && next <= highestLogSequence)
+        {
+            startRecovery(next, highestLogSequence);
+        }
     }
 
     /** Forgets a recovery in progress (the connection carrying it is gone); the gap will be found again. */

@@ -12,13 +12,16 @@ package io.mdgate.egress.protocol;
  *  WELCOME (2)      publisher -> consumer, authenticated
  *            8 publisher epoch i64 | 16 position address i64 | 24 position key i32 | 28 stream id i32
  *           32 position length i64 | 40 next gateway sequence i64 | 48 heartbeat interval ns i64
- *           56 heartbeat timeout ns i64 | 64 mtu i32
+ *           56 heartbeat timeout ns i64 | 64 mtu i32 | 68 shared log slots i32 (0: none)
  *  REJECT (3)       publisher -> consumer, then the publisher closes
  *            8 reason i32 | 12 text length u16 | 14 text (ASCII)
  *  SUBSCRIBE (4), UNSUBSCRIBE (5)  consumer -> publisher
  *  SUBSCRIPTION (6) publisher -> consumer, the answer (also later, when a symbol becomes known)
  *            8 instrument id i32 (-1: by symbol, -2: all) | 12 table slot i32 (-1: none) | 16 symbol i64
- *           24 status i32
+ *           24 status i32 | 28 flags i32
+ *           SUBSCRIBE all with flag SHARED_LOG: deliver through the shared tick log instead of the ring; its
+ *           SUBSCRIPTION answer keeps the flag when granted, carries at 16 the log position to read from (the
+ *           ring got every tick before it) and adds 32 the gateway sequence of the tick there, i64 (40 bytes)
  *  HEARTBEAT (7)    both ways
  *            8 timestamp ns i64 | 16 sequence i64 (publisher: last published; consumer: last delivered)
  *  RECOVER (8)      consumer -> publisher: ticks from..to over the control channel
@@ -78,6 +81,9 @@ public final class ControlMessageDescriptor
     public static final int FILTERED = 1;
     /** RECOVERY_END flag: the recovery was a ring catch-up after RESYNC, not a RECOVER request. */
     public static final int VIA_RING = 2;
+
+    /** SUBSCRIBE / SUBSCRIPTION flag: every instrument, through the shared tick log rather than the ring. */
+    public static final int SHARED_LOG = 4;
 
     /** Instrument id of a subscription by symbol. */
     public static final int BY_SYMBOL = -1;

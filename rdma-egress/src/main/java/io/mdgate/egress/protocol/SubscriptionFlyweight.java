@@ -11,7 +11,11 @@ public final class SubscriptionFlyweight extends ControlFlyweight
     private static final int TABLE_SLOT = 12;
     private static final int SYMBOL = 16;
     private static final int STATUS = 24;
+    private static final int FLAGS = 28;
+    private static final int NEXT_SEQUENCE = 32;
     public static final int LENGTH = 32;
+    /** Length of a SUBSCRIPTION granting every instrument through the shared log: it adds the next sequence. */
+    public static final int LOG_ANSWER_LENGTH = 40;
 
     @Override
     public int length()
@@ -61,6 +65,48 @@ public final class SubscriptionFlyweight extends ControlFlyweight
     public SubscriptionFlyweight status(final int value)
     {
         mutable.putInt(offset + STATUS, value, LE);
+        return this;
+    }
+
+    /** @return {@link ControlMessageDescriptor#SHARED_LOG} or 0. */
+    public int flags()
+    {
+        return buffer.getInt(offset + FLAGS, LE);
+    }
+
+    public SubscriptionFlyweight flags(final int value)
+    {
+        mutable.putInt(offset + FLAGS, value, LE);
+        return this;
+    }
+
+    /**
+     * @return the shared log position the consumer reads from, in a SUBSCRIPTION of every instrument with
+     *         {@link ControlMessageDescriptor#SHARED_LOG} (it shares the symbol's field, unused there).
+     */
+    public long logPosition()
+    {
+        return symbol();
+    }
+
+    public SubscriptionFlyweight logPosition(final long value)
+    {
+        return symbol(value);
+    }
+
+    /**
+     * @return in a SUBSCRIPTION granting the shared log ({@link #LOG_ANSWER_LENGTH} bytes), the gateway sequence of
+     *         the tick at {@link #logPosition()}.
+     */
+    public long nextSequence()
+    {
+        return buffer.getLong(offset + NEXT_SEQUENCE, LE);
+    }
+
+    /** Sets the next sequence; the message must then be sent with {@link #LOG_ANSWER_LENGTH} bytes. */
+    public SubscriptionFlyweight nextSequence(final long value)
+    {
+        mutable.putLong(offset + NEXT_SEQUENCE, value, LE);
         return this;
     }
 }

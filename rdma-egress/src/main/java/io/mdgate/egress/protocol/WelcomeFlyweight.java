@@ -16,6 +16,7 @@ public final class WelcomeFlyweight extends ControlFlyweight
     private static final int HEARTBEAT_INTERVAL = 48;
     private static final int HEARTBEAT_TIMEOUT = 56;
     private static final int MTU = 64;
+    private static final int SHARED_LOG_SLOTS = 68;
     public static final int LENGTH = 72;
 
     @Override
@@ -101,6 +102,18 @@ public final class WelcomeFlyweight extends ControlFlyweight
     public WelcomeFlyweight mtu(final int value)
     {
         mutable.putInt(offset + MTU, value, LE);
+        return this;
+    }
+
+    /** @return slots of the publisher's shared tick log, 0 when it has none for this consumer's transport. */
+    public int sharedLogSlots()
+    {
+        return buffer.getInt(offset + SHARED_LOG_SLOTS, LE);
+    }
+
+    public WelcomeFlyweight sharedLogSlots(final int value)
+    {
+        mutable.putInt(offset + SHARED_LOG_SLOTS, value, LE);
         return this;
     }
 }

@@ -43,6 +43,7 @@ final class ConsumerSession
     final ControlRecovery controlRecovery = new ControlRecovery();
     private final AtomicBuffer positions;
     private final int flushSlots;
+    private final PublisherCounters counters;
 
     int state = FREE;
     int ringState = RING_LIVE;
@@ -59,6 +60,8 @@ final class ConsumerSession
     long catchUpMissing;
     long stallSinceNanos;
     boolean closeRequested;
+    /** Subscribed to every instrument and reading the shared log: its ring gets no live ticks. */
+    boolean readsLog;
     String closeReason;
 
     private long cachedReadPosition;
@@ -70,8 +73,10 @@ final class ConsumerSession
         final MemoryRegion messageRegion,
         final int maxInstruments,
         final int maxTableSlots,
-        final int flushSlots)
+        final int flushSlots,
+        final PublisherCounters counters)
     {
+        this.counters = counters;
         this.index = index;
         this.positionRegion = positionRegion;
         this.messageRegion = messageRegion;
@@ -93,6 +98,7 @@ final class ConsumerSession
         this.channel = channel;
         this.closeRequested = false;
         this.closeReason = null;
+        this.readsLog = false;
         this.lastReceivedNanos = nowNanos;
         this.remote = remote;
         this.ringSlots = ringSlots;
@@ -135,7 +141,7 @@ final class ConsumerSession
      */
     boolean onLiveTick(final DirectBuffer buffer, final int offset, final int instrument)
     {
-        if (ringState != RING_LIVE || ringSlots == 0 || !subscriptions.accepts(instrument))
+        if (readsLog || ringState != RING_LIVE || ringSlots == 0 || !subscriptions.accepts(instrument))
         {
             return true;
         }
@@ -149,6 +155,7 @@ final class ConsumerSession
             }
         }
         ring.stage(buffer, offset, (short)0);
+        counters.ringTicksStaged++;
         if (ring.pending() >= flushSlots)
         {
             return flushRing();
@@ -219,6 +226,18 @@ final class ConsumerSession
     }
 
     /**
+     * Moves the consumer to the shared log: what is staged goes out, then its ring gets nothing more (a lap or a
+     * catch-up in progress ends here; the consumer recovers any gap from the log's side).
+     */
+    void readLog()
+    {
+        flushRing();
+        remote.writeLong(ConsumerRegionDescriptor.LAP_POSITION_OFFSET, ConsumerRegionDescriptor.NOT_LAPPED);
+        ringState = RING_LIVE;
+        readsLog = true;
+    }
+
+    /**
      * Sends a control message; any failure other than back pressure ends the session, and back pressure on a small
      * message means the consumer stopped reading its control channel, which ends it too.
      */
@@ -263,6 +282,7 @@ final class ConsumerSession
         remote = null;
         name = null;
         ringSlots = 0;
+        readsLog = false;
         state = FREE;
         closeRequested = false;
     }

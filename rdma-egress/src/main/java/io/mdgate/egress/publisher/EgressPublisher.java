@@ -4,12 +4,15 @@ import io.mdgate.core.tick.TickHandler;
 import io.mdgate.egress.TickSource;
 import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
 import io.mdgate.egress.protocol.PositionRegionDescriptor;
+import io.mdgate.egress.protocol.SharedLogDescriptor;
+import io.mdgate.egress.protocol.SharedLogWriter;
 import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.egress.transport.ControlServer;
 import io.mdgate.egress.transport.EgressTransport;
 import io.mdgate.egress.transport.MemoryRegion;
 import io.mdgate.egress.transport.MulticastPublication;
 import io.mdgate.egress.transport.RegionAccess;
+import io.mdgate.egress.transport.SharedLog;
 import io.mdgate.egress.transport.TransportResult;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -24,8 +27,10 @@ import java.util.List;
  * <ul>
  *   <li>the multicast stream: every tick, batched into datagrams up to the MTU within a small time budget, with
  *       heartbeats when idle;</li>
- *   <li>per consumer, by one-sided writes into its registered region: a ring of its filtered ticks and a
- *       top-of-book table of its instruments;</li>
+ *   <li>the shared tick log ({@link SharedLogDescriptor}), on transports that have one (shm): every tick written
+ *       once, read directly by every consumer subscribed to all instruments, however many there are;</li>
+ *   <li>per consumer, by one-sided writes into its registered region: a ring of its filtered ticks (not for a
+ *       consumer reading the shared log) and a top-of-book table of its instruments;</li>
  *   <li>per consumer, over its control channel: authentication, subscriptions, heartbeats, and recovery from the
  *       {@link io.mdgate.egress.RecoverySource}, rate-limited after the live work of each duty cycle.</li>
  * </ul>
@@ -52,6 +57,7 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final MulticastPublication publication;
     private final StreamBatcher batcher;
+    private final SharedLogWriter logWriter;
     private final InstrumentRecords records;
     private final ConsumerSession[] sessions;
     private final ConsumerSession[] active;
@@ -60,6 +66,7 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     private final SessionRecovery recovery;
     private final RecoveryBudget budget;
     private int activeCount;
+    private int logReaders;
     private int recoveryCursor;
     private long lastSequence;
     private long nowNanos;
@@ -91,6 +98,7 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             batcher = new StreamBatcher(publication,
                 register(StreamBatcher.regionLength(transport.mtu()), RegionAccess.LOCAL), context.epochClock(),
                 publisherEpoch, context.batchBudgetNanos(), context.streamHeartbeatNanos(), context.firstSequence());
+            logWriter = openSharedLog(transport);
             sessions = new ConsumerSession[context.sessions()];
             active = new ConsumerSession[context.sessions()];
             for (int i = 0; i < sessions.length; i++)
@@ -99,7 +107,7 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
                     register(ConsumerRegionDescriptor.ringLength(context.maxRingSlots()), RegionAccess.LOCAL),
                     register(PositionRegionDescriptor.LENGTH, RegionAccess.REMOTE_WRITE),
                     register(MESSAGE_REGION_LENGTH, RegionAccess.LOCAL),
-                    context.maxInstruments(), context.maxTableSlots(), context.ringFlushSlots());
+                    context.maxInstruments(), context.maxTableSlots(), context.ringFlushSlots(), counters);
             }
             recovery = new SessionRecovery(this, context.recoverySource(), context.recoveryStallNanos());
             budget = new RecoveryBudget(context.recoveryTicksPerSecond(), context.recoveryTicksPerCycle(), nowNanos);
@@ -113,6 +121,22 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             closeResources();
             throw ex;
         }
+    }
+
+    private SharedLogWriter openSharedLog(final EgressTransport transport)
+    {
+        final int slots = context.sharedLogSlots();
+        if (slots == 0)
+        {
+            return null;
+        }
+        final SharedLog log = transport.createSharedLog(context.streamId(), SharedLogDescriptor.length(slots));
+        if (null == log)
+        {
+            return null;
+        }
+        track(log);
+        return new SharedLogWriter(log.buffer(), slots, context.streamId(), publisherEpoch);
     }
 
     private MemoryRegion register(final int length, final RegionAccess access)
@@ -133,9 +157,10 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     }
 
     /**
-     * Publishes one live tick: into the pending datagram, the top-of-book records, and the ring (and table) of every
-     * consumer that takes it. Gateway sequences are expected to follow one another; a jump is counted and starts a
-     * new datagram, and consumers recover the missing ticks from the recovery source.
+     * Publishes one live tick: into the pending datagram, the shared log (once, while a consumer reads it), the
+     * top-of-book records, and the ring (and table) of every other consumer that takes it. Gateway sequences are
+     * expected to follow one another; a jump is counted and starts a new datagram, and consumers recover the
+     * missing ticks from the recovery source.
      */
     @Override
     public void onTick(final DirectBuffer buffer, final int offset)
@@ -148,6 +173,11 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
         lastSequence = sequence;
         counters.ticksPublished++;
         batcher.append(buffer, offset, sequence, nowNanos);
+        if (logReaders > 0)
+        {
+            logWriter.append(buffer, offset);
+            counters.sharedLogTicks++;
+        }
         final int instrument = buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
         final byte eventType = buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET);
         final boolean recordChanged = records.apply(buffer, offset, instrument, eventType);
@@ -268,11 +298,40 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
                 active[count++] = session;
             }
         }
+        int readers = 0;
+        for (int i = 0; i < count; i++)
+        {
+            readers += active[i].readsLog ? 1 : 0;
+        }
+        logReaders = readers;
         for (int i = count; i < activeCount; i++)
         {
             active[i] = null;
         }
         activeCount = count;
+    }
+
+    /** @return whether consumers subscribed to every instrument can read the shared log. */
+    boolean hasSharedLog()
+    {
+        return null != logWriter;
+    }
+
+    /** @return the shared log position the next tick takes. */
+    long sharedLogPosition()
+    {
+        return logWriter.position();
+    }
+
+    int sharedLogSlots()
+    {
+        return null == logWriter ? 0 : logWriter.slots();
+    }
+
+    /** @return consumers reading the shared log instead of a ring. */
+    public int sharedLogReaders()
+    {
+        return logReaders;
     }
 
     long lastSequence()

@@ -4,6 +4,7 @@ import io.mdgate.egress.EventLog;
 import io.mdgate.egress.RecoverySource;
 import io.mdgate.egress.TickSource;
 import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
+import io.mdgate.egress.protocol.SharedLogDescriptor;
 import io.mdgate.egress.transport.EgressTransport;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
@@ -24,6 +25,7 @@ public final class PublisherContext
     public static final int DEFAULT_STREAM_ID = 1001;
     public static final int DEFAULT_MAX_CONSUMERS = 16;
     public static final int DEFAULT_MAX_RING_SLOTS = 16384;
+    public static final int DEFAULT_SHARED_LOG_SLOTS = 1 << 18;
     public static final int DEFAULT_MAX_TABLE_SLOTS = 1024;
     public static final int DEFAULT_MAX_INSTRUMENTS = 65536;
     public static final long DEFAULT_BATCH_BUDGET_NANOS = TimeUnit.MICROSECONDS.toNanos(5);
@@ -49,6 +51,7 @@ public final class PublisherContext
     private int streamId = DEFAULT_STREAM_ID;
     private int maxConsumers = DEFAULT_MAX_CONSUMERS;
     private int maxRingSlots = DEFAULT_MAX_RING_SLOTS;
+    private int sharedLogSlots = DEFAULT_SHARED_LOG_SLOTS;
     private int maxTableSlots = DEFAULT_MAX_TABLE_SLOTS;
     private int maxInstruments = DEFAULT_MAX_INSTRUMENTS;
     private long batchBudgetNanos = DEFAULT_BATCH_BUDGET_NANOS;
@@ -79,6 +82,9 @@ public final class PublisherContext
         require(ConsumerRegionDescriptor.validRingSlots(maxRingSlots) && maxRingSlots >= 16,
             "maxRingSlots must be a power of two from 16 to " + ConsumerRegionDescriptor.MAX_RING_SLOTS + ", was " +
             maxRingSlots);
+        require(sharedLogSlots == 0 || SharedLogDescriptor.isValidSlots(sharedLogSlots),
+            "sharedLogSlots must be 0 (no shared log) or a power of two from " + SharedLogDescriptor.MIN_SLOTS +
+            " to " + SharedLogDescriptor.MAX_SLOTS + ", was " + sharedLogSlots);
         require(maxTableSlots >= 0 && maxTableSlots <= ConsumerRegionDescriptor.MAX_TABLE_SLOTS,
             "maxTableSlots must be 0.." + ConsumerRegionDescriptor.MAX_TABLE_SLOTS + ", was " + maxTableSlots);
         require(maxInstruments >= 2 && maxInstruments <= 65536,
@@ -224,6 +230,21 @@ public final class PublisherContext
     public PublisherContext maxConsumers(final int maxConsumers)
     {
         this.maxConsumers = maxConsumers;
+        return this;
+    }
+
+    /**
+     * @return slots of the shared tick log that consumers subscribed to every instrument read on transports that
+     *         have one (shm); 0 for none (every consumer gets a ring).
+     */
+    public int sharedLogSlots()
+    {
+        return sharedLogSlots;
+    }
+
+    public PublisherContext sharedLogSlots(final int sharedLogSlots)
+    {
+        this.sharedLogSlots = sharedLogSlots;
         return this;
     }
 

@@ -23,6 +23,8 @@ public final class PublisherCounters
     long ticksMissingFromSource;
     long ringWriteFailures;
     long tableWrites;
+    long ringTicksStaged;
+    long sharedLogTicks;
     long malformedControlMessages;
     long helloTimeouts;
     long connectionsOverLimit;
@@ -114,6 +116,18 @@ public final class PublisherCounters
     public long tableWrites()
     {
         return tableWrites;
+    }
+
+    /** @return live ticks copied into consumers' rings: one copy per tick and consumer that takes it. */
+    public long ringTicksStaged()
+    {
+        return ringTicksStaged;
+    }
+
+    /** @return ticks written into the shared log: one copy per tick, whatever the number of its readers. */
+    public long sharedLogTicks()
+    {
+        return sharedLogTicks;
     }
 
     public long malformedControlMessages()

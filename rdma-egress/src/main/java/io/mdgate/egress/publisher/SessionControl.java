@@ -254,7 +254,8 @@ final class SessionControl implements ControlMessageHandler
                 if (length >= SubscriptionFlyweight.LENGTH)
                 {
                     subscription.wrap(buffer, offset);
-                    onSubscription(session, type == SUBSCRIBE, subscription.instrumentId(), subscription.symbol());
+                    onSubscription(session, type == SUBSCRIBE, subscription.instrumentId(), subscription.symbol(),
+                        subscription.flags());
                     return;
                 }
                 break;
@@ -356,7 +357,8 @@ final class SessionControl implements ControlMessageHandler
             .nextSequence(publisher.lastSequence() + 1)
             .heartbeatIntervalNanos(context.heartbeatIntervalNanos())
             .heartbeatTimeoutNanos(context.heartbeatTimeoutNanos())
-            .mtu(context.transport().mtu());
+            .mtu(context.transport().mtu())
+            .sharedLogSlots(publisher.sharedLogSlots());
         session.send(welcome, WelcomeFlyweight.LENGTH);
         publisher.sessionsChanged();
         log.log("consumer '" + name + "' connected from " + channel.peer() + " (ring " + ringSlots +
@@ -379,13 +381,13 @@ final class SessionControl implements ControlMessageHandler
     }
 
     private void onSubscription(final ConsumerSession session, final boolean add, final int instrumentId,
-        final long symbol)
+        final long symbol, final int flags)
     {
         final Subscriptions subscriptions = session.subscriptions;
         if (instrumentId == ALL_INSTRUMENTS)
         {
             subscriptions.subscribeAll(add);
-            reply(session, ALL_INSTRUMENTS, Subscriptions.NO_SLOT, 0, add ? SUBSCRIBED : UNSUBSCRIBED);
+            onSubscriptionToAll(session, add, (flags & SHARED_LOG) != 0 && publisher.hasSharedLog());
             return;
         }
         int instrument = instrumentId;
@@ -424,6 +426,32 @@ final class SessionControl implements ControlMessageHandler
         }
     }
 
+    /**
+     * All instruments, through the ring or the shared log. Moving to the log flushes the ring first and answers
+     * with the log position of the next tick: the ring holds every tick before it, the log every one from it.
+     * Leaving "all" puts a log reader back on its ring, live from the next tick.
+     */
+    private void onSubscriptionToAll(final ConsumerSession session, final boolean add, final boolean viaLog)
+    {
+        if (add && viaLog)
+        {
+            session.readLog();
+            publisher.sessionsChanged();
+            subscription.wrapForEncode(scratch, 0, SUBSCRIPTION);
+            subscription.instrumentId(ALL_INSTRUMENTS).tableSlot(Subscriptions.NO_SLOT)
+                .logPosition(publisher.sharedLogPosition()).status(SUBSCRIBED).flags(SHARED_LOG);
+            subscription.nextSequence(publisher.lastSequence() + 1);
+            session.send(subscription, SubscriptionFlyweight.LOG_ANSWER_LENGTH);
+            return;
+        }
+        if (session.readsLog)
+        {
+            session.readsLog = false;
+            publisher.sessionsChanged();
+        }
+        reply(session, ALL_INSTRUMENTS, Subscriptions.NO_SLOT, 0, add ? SUBSCRIBED : UNSUBSCRIBED);
+    }
+
     /** Subscribes, writes the table snapshot, then answers: the answer arrives after the snapshot landed. */
     void subscribe(final ConsumerSession session, final int instrument, final long symbol)
     {
@@ -459,6 +487,10 @@ final class SessionControl implements ControlMessageHandler
 
     private void onResync(final ConsumerSession session, final long fromSequence)
     {
+        if (session.readsLog)
+        {
+            return; // sent before the consumer moved to the shared log, which recovers its gap over RECOVER
+        }
         if (!session.hasRing())
         {
             sendRange(session, RECOVERY_END, fromSequence, fromSequence - 1, 0, RECOVERY_REFUSED, VIA_RING);

@@ -43,6 +43,30 @@ public interface EgressTransport extends AutoCloseable
     /** Joins multicast stream {@code streamId}; receives what is sent from now on. */
     MulticastSubscription addSubscription(int streamId);
 
+    /**
+     * Creates the shared tick log of stream {@code streamId} (the publisher's end), zeroed, replacing one a crashed
+     * publisher left.
+     *
+     * @param length bytes ({@link io.mdgate.egress.protocol.SharedLogDescriptor#length(int)}).
+     * @return the log, or null when this transport has none (its consumers read rings only).
+     * @throws TransportException when it cannot be created.
+     */
+    default SharedLog createSharedLog(final int streamId, final int length)
+    {
+        return null;
+    }
+
+    /**
+     * Maps the publisher's shared tick log of stream {@code streamId} (a consumer's end).
+     *
+     * @return the log, or null when this transport has none.
+     * @throws TransportException when the log cannot be mapped (not there, no permission).
+     */
+    default SharedLog openSharedLog(final int streamId)
+    {
+        return null;
+    }
+
     /** Starts listening for consumers' control connections (the publisher). */
     ControlServer bindControl();
 

@@ -1,6 +1,7 @@
 package io.mdgate.egress.process;
 
 import io.mdgate.egress.protocol.ControlMessageDescriptor;
+import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.support.PublisherHarness;
 import io.mdgate.egress.support.Ticks;
 import io.mdgate.egress.transport.shm.ShmInstance;
@@ -49,8 +50,13 @@ class MultiProcessEgressTest
 
     private void startPublisher(final String... consumers)
     {
+        startPublisher(PublisherContext.DEFAULT_SHARED_LOG_SLOTS, consumers);
+    }
+
+    private void startPublisher(final int sharedLogSlots, final String... consumers)
+    {
         harness = new PublisherHarness(ShmInstance.context(ShmInstance.unique()), List.of(consumers),
-            context -> context.heartbeatTimeoutNanos(TimeUnit.SECONDS.toNanos(30)));
+            context -> context.heartbeatTimeoutNanos(TimeUnit.SECONDS.toNanos(30)).sharedLogSlots(sharedLogSlots));
     }
 
     private ChildJvm consumer(final String name, final String... options) throws IOException
@@ -207,14 +213,26 @@ class MultiProcessEgressTest
             assertEquals(0, stats(child).get("unrecovered"));
         }
         System.out.println("Latency without a slow consumer (one host, shared CPU): " +
-            latency("all (ring)", stats(all)) + "; " + latency("some (ring)", stats(some)) + "; " +
+            latency("all (shared log)", stats(all)) + "; " + latency("some (ring)", stats(some)) + "; " +
             latency("symbols (stream)", stats(symbols)));
     }
 
     @Test
     void shouldResyncAConsumerPausedUntilLappedWhileTheOtherCarriesOn() throws Exception
     {
-        startPublisher("fast", "slow");
+        startPublisher(0, "fast", "slow"); // no shared log: both consumers of every instrument read their rings
+        pauseTheSlowConsumerUntilLapped(true);
+    }
+
+    @Test
+    void shouldRecoverASharedLogConsumerPausedUntilLappedWhileTheOtherCarriesOn() throws Exception
+    {
+        startPublisher(1024, "fast", "slow");
+        pauseTheSlowConsumerUntilLapped(false);
+    }
+
+    private void pauseTheSlowConsumerUntilLapped(final boolean rings) throws Exception
+    {
         final long last = 30_000;
         final ChildJvm fast = consumer("fast", "subscribe=all", "ringSlots=16384", "until=" + last);
         final ChildJvm slow = consumer("slow", "subscribe=all", "ringSlots=256", "until=" + last);
@@ -240,8 +258,18 @@ class MultiProcessEgressTest
         assertEquals(expected(1, last, last, null), received(fast));
         assertEquals(expected(1, last, last, null), received(slow));
         assertTrue(stats(slow).get("laps") >= 1, "the slow consumer was lapped: " + stats(slow));
-        assertTrue(stats(slow).get("recovered") > 0, "and resynced from the recovery source");
-        assertTrue(harness.publisher().counters().laps() >= 1);
+        assertTrue(stats(slow).get("recovered") > 0, "and recovered from the recovery source");
+        if (rings)
+        {
+            assertTrue(harness.publisher().counters().laps() >= 1, "the publisher stopped the slow ring");
+            assertEquals(0, harness.publisher().counters().sharedLogTicks());
+        }
+        else
+        {
+            assertEquals(0, harness.publisher().counters().laps(), "nothing to stop: the shared log laps readers");
+            assertEquals(last, harness.publisher().counters().sharedLogTicks(), "each tick written once for both");
+            assertEquals(0, harness.publisher().counters().ringTicksStaged());
+        }
         System.out.println("Latency with a consumer stopped and lapped beside it: " + latency("fast", stats(fast)) +
             " (laps " + stats(fast).get("laps") + ")" +
             "; slow: " + stats(slow));

@@ -26,6 +26,9 @@ final class ShmFiles
 {
     static final Set<PosixFilePermission> OWNER_GROUP_RW = PosixFilePermissions.fromString("rw-rw----");
     private static final int PAGE = 4096;
+    /** Where the page-touching reads go, so that they are not optimised away. */
+    @SuppressWarnings("unused")
+    private static volatile long touched;
 
     private ShmFiles()
     {
@@ -79,6 +82,39 @@ final class ShmFiles
                 throw new TransportException(file + " holds " + size + " bytes, expected at least " + minLength);
             }
             return channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
+        }
+        catch (final IOException ex)
+        {
+            throw new TransportException("cannot open " + file + ": " + ex +
+                " (is the publisher running with the same shm directory and instance, and is this user in its group?)",
+                ex);
+        }
+    }
+
+    /**
+     * Maps an existing file read-only and touches each page by reading it, so its reader never writes into memory
+     * another process owns.
+     *
+     * @throws TransportException when it does not exist, cannot be opened or is shorter than {@code minLength}.
+     */
+    static MappedByteBuffer mapReadOnly(final Path file, final long minLength)
+    {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
+        {
+            final long size = channel.size();
+            if (size < minLength)
+            {
+                throw new TransportException(file + " holds " + size + " bytes, expected at least " + minLength);
+            }
+            final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            final UnsafeBuffer buffer = new UnsafeBuffer(mapped);
+            long sum = 0;
+            for (int i = 0; i < buffer.capacity(); i += PAGE)
+            {
+                sum += buffer.getByte(i);
+            }
+            touched = sum;
+            return mapped;
         }
         catch (final IOException ex)
         {

@@ -38,6 +38,11 @@ final class ShmNames
         return directory.resolve(instance + "-stream-" + streamId);
     }
 
+    Path sharedLogFile(final int streamId)
+    {
+        return directory.resolve(instance + "-ticks-" + streamId);
+    }
+
     Path regionFile(final long address)
     {
         return directory.resolve(String.format("%s-region-%016x", instance, address));

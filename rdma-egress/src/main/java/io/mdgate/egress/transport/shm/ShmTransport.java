@@ -7,6 +7,7 @@ import io.mdgate.egress.transport.MemoryRegion;
 import io.mdgate.egress.transport.MulticastPublication;
 import io.mdgate.egress.transport.MulticastSubscription;
 import io.mdgate.egress.transport.RegionAccess;
+import io.mdgate.egress.transport.SharedLog;
 import io.mdgate.egress.transport.TransportException;
 
 import java.io.IOException;
@@ -100,6 +101,18 @@ public final class ShmTransport implements EgressTransport
     public MulticastSubscription addSubscription(final int streamId)
     {
         return track(new ShmMulticastSubscription(names.streamFile(streamId), streamId));
+    }
+
+    @Override
+    public SharedLog createSharedLog(final int streamId, final int length)
+    {
+        return track(ShmSharedLog.create(names.sharedLogFile(streamId), length, context.group()));
+    }
+
+    @Override
+    public SharedLog openSharedLog(final int streamId)
+    {
+        return track(ShmSharedLog.open(names.sharedLogFile(streamId)));
     }
 
     @Override

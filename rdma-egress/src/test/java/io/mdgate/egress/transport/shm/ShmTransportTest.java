@@ -1,5 +1,8 @@
 package io.mdgate.egress.transport.shm;
 
+import io.mdgate.egress.protocol.SharedLogDescriptor;
+import io.mdgate.egress.protocol.SharedLogReader;
+import io.mdgate.egress.protocol.SharedLogWriter;
 import io.mdgate.egress.transport.ControlChannel;
 import io.mdgate.egress.transport.ControlServer;
 import io.mdgate.egress.transport.MemoryRegion;
@@ -8,6 +11,7 @@ import io.mdgate.egress.transport.MulticastSubscription;
 import io.mdgate.egress.transport.RegionAccess;
 import io.mdgate.egress.transport.RemoteKey;
 import io.mdgate.egress.transport.RemoteRegion;
+import io.mdgate.egress.transport.SharedLog;
 import io.mdgate.egress.transport.TransportException;
 import io.mdgate.egress.transport.TransportResult;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -104,6 +108,29 @@ class ShmTransportTest
             new ShmNames(context.directory(), context.instance()).streamFile(7)));
         assertEquals(expected, Files.getPosixFilePermissions(
             new ShmNames(context.directory(), context.instance()).controlSocket()));
+    }
+
+    @Test
+    void shouldShareTheTickLogWithConsumersReadOnlyAndRemoveItWithThePublisher() throws Exception
+    {
+        final SharedLog written = publisherSide.createSharedLog(5, SharedLogDescriptor.length(16));
+        final SharedLogWriter writer = new SharedLogWriter(written.buffer(), 16, 5, 99);
+        final UnsafeBuffer tick = new UnsafeBuffer(new byte[64]);
+        tick.putLong(0, 0x0102030405060708L);
+        writer.append(tick, 0);
+        final Path file = new ShmNames(context.directory(), context.instance()).sharedLogFile(5);
+        assertEquals(PosixFilePermissions.fromString("rw-rw----"), Files.getPosixFilePermissions(file));
+
+        final SharedLog read = consumerSide.openSharedLog(5);
+        assertNull(SharedLogReader.check(read.buffer(), 5));
+        final UnsafeBuffer copy = new UnsafeBuffer(new byte[64]);
+        assertEquals(SharedLogReader.READ, new SharedLogReader(read.buffer()).read(0, copy, 0));
+        assertEquals(0x0102030405060708L, copy.getLong(0));
+        read.close();
+        assertTrue(Files.exists(file), "a consumer closing its mapping leaves the log to the publisher");
+        written.close();
+        assertFalse(Files.exists(file), "the publisher removes its log");
+        assertThrows(TransportException.class, () -> consumerSide.openSharedLog(5));
     }
 
     @Test
