@@ -10,6 +10,8 @@ import io.mdgate.journal.TickReplay;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -60,8 +62,10 @@ class GatewayEndToEndTest
 
     private final List<Process> processes = new ArrayList<>();
 
-    @Test
-    void shouldDeliverEverySequenceToEveryConsumerExactlyOnceThroughLossAndAConsumerKilled() throws Exception
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = { "run-to-completion", "pipeline" })
+    void shouldDeliverEverySequenceToEveryConsumerExactlyOnceThroughLossAndAConsumerKilled(final String shape)
+        throws Exception
     {
         final String prefix = "239.255." + (1 + ProcessHandle.current().pid() % 250) + ".";
         final String problem = loopbackProblem(prefix + 220);
@@ -76,7 +80,7 @@ class GatewayEndToEndTest
         final String instance = "e2e-" + ProcessHandle.current().pid();
         Files.createDirectories(dir.resolve("shm"));
         final Path config = dir.resolve("gateway.toml");
-        Files.writeString(config, config(instance, groupA, groupB, retransmitPort));
+        Files.writeString(config, config(instance, groupA, groupB, retransmitPort, shape));
         final Path counters = dir.resolve("counters");
 
         final StringWriter gatewayOut = new StringWriter();
@@ -255,7 +259,38 @@ class GatewayEndToEndTest
         return process;
     }
 
-    private String config(final String instance, final String groupA, final String groupB, final int retransmitPort)
+    /** The core map of each shape: every agent on one thread, or receive + session and the rest on two. */
+    private static String cores(final String shape)
+    {
+        if ("run-to-completion".equals(shape))
+        {
+            return """
+                [[cores]]
+                cpu = 0
+                agents = ["ingress:p0:0", "session", "journal", "egress"]
+                idle = "backoff"
+
+                [[cores]]
+                cpu = 1
+                agents = ["housekeeping"]
+                idle = "sleep:1ms"
+                """;
+        }
+        return """
+            [[cores]]
+            cpu = 0
+            agents = ["ingress:p0:0", "session"]
+            idle = "backoff"
+
+            [[cores]]
+            cpu = 1
+            agents = ["journal", "egress", "housekeeping"]
+            idle = "backoff"
+            """;
+    }
+
+    private String config(final String instance, final String groupA, final String groupB, final int retransmitPort,
+        final String shape)
     {
         final String[] a = groupA.split(":");
         final String[] b = groupB.split(":");
@@ -304,17 +339,9 @@ class GatewayEndToEndTest
             instance = "%s"
 
             %s
-            [[cores]]
-            cpu = 0
-            agents = ["ingress:p0:0", "session"]
-            idle = "backoff"
-
-            [[cores]]
-            cpu = 1
-            agents = ["journal", "egress", "housekeeping"]
-            idle = "backoff"
+            %s
             """.formatted(instance, dir.resolve("counters"), dir.resolve("hlog"), retransmitPort, a[0], a[1], b[0],
-            b[1], dir.resolve("journal"), dir.resolve("shm"), instance, consumers);
+            b[1], dir.resolve("journal"), dir.resolve("shm"), instance, consumers, cores(shape));
     }
 
     private static void awaitCounter(final Path counters, final String label, final long atLeast,

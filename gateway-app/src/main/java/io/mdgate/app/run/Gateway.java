@@ -149,7 +149,7 @@ public final class Gateway implements AutoCloseable
             for (final IngressAgent ingress : ingressAgents)
             {
                 ingress.input(onSessionCore(ingress.roleName()) ? session :
-                    new PacketRingWriter(packetRing, ingress.counterPrefix(), counters));
+                    PacketRingWriter.of(packetRing, ingress));
             }
             if (journal != null)
             {

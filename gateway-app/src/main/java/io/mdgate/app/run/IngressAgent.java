@@ -44,6 +44,8 @@ final class IngressAgent implements Agent, PacketHandler
     private final AtomicCounter packets;
     private final AtomicCounter bytes;
     private final AtomicCounter paused;
+    private final AtomicCounter dropped;
+    private final AtomicCounter oversized;
     private final AtomicCounter failure;
     private final AtomicCounter[] droppedByReason;
     private final long[] droppedCounts = new long[IngressStats.REASONS.size()];
@@ -69,6 +71,8 @@ final class IngressAgent implements Agent, PacketHandler
         packets = counters.newCounter(prefix + "packets", CounterType.TOTAL);
         bytes = counters.newCounter(prefix + "bytes", CounterType.TOTAL);
         paused = counters.newCounter(prefix + "paused", CounterType.TOTAL);
+        dropped = counters.newCounter(prefix + "dropped", CounterType.TOTAL);
+        oversized = counters.newCounter(prefix + "oversized", CounterType.TOTAL);
         failure = counters.newCounter(prefix + "failure", CounterType.STATE);
         droppedByReason = new AtomicCounter[IngressStats.REASONS.size()];
         for (int i = 0; i < droppedByReason.length; i++)
@@ -104,6 +108,18 @@ final class IngressAgent implements Agent, PacketHandler
         {
             droppedByReason[i].setRelease(droppedCounts[i]);
         }
+    }
+
+    /** @return packets the packet ring had no room for (pipeline only; on the session's thread it stays 0). */
+    AtomicCounter dropped()
+    {
+        return dropped;
+    }
+
+    /** @return packets too long for the packet ring (pipeline only). */
+    AtomicCounter oversized()
+    {
+        return oversized;
     }
 
     /** @return the prefix of this agent's counters, e.g. {@code ingress.a.0.}. */

@@ -1,7 +1,5 @@
 package io.mdgate.app.run;
 
-import io.mdgate.app.run.counters.CounterType;
-import io.mdgate.app.run.counters.CountersFileWriter;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -25,15 +23,22 @@ final class PacketRingWriter implements SessionInput
     private final AtomicCounter oversized;
 
     /**
-     * @param prefix   the ingress agent's counter prefix, e.g. {@code ingress.a.0.}.
+     * @param dropped   the ingress agent's {@code dropped} counter.
+     * @param oversized the ingress agent's {@code oversized} counter.
      */
-    PacketRingWriter(final RingBuffer ring, final String prefix, final CountersFileWriter counters)
+    PacketRingWriter(final RingBuffer ring, final AtomicCounter dropped, final AtomicCounter oversized)
     {
         this.ring = ring;
         this.ringBuffer = ring.buffer();
         this.maxPayload = ring.maxMsgLength() - PacketRingDescriptor.PAYLOAD_OFFSET;
-        dropped = counters.newCounter(prefix + "dropped", CounterType.TOTAL);
-        oversized = counters.newCounter(prefix + "oversized", CounterType.TOTAL);
+        this.dropped = dropped;
+        this.oversized = oversized;
+    }
+
+    /** @return a writer that counts in the ingress agent's own counters. */
+    static PacketRingWriter of(final RingBuffer ring, final IngressAgent ingress)
+    {
+        return new PacketRingWriter(ring, ingress.dropped(), ingress.oversized());
     }
 
     @Override

@@ -72,8 +72,8 @@ class IngressAgentDropCountersTest
         try (CountersFileWriter counters = CountersFileWriter.create(dir.resolve("c"), "t", 64, 4096);
             CountersFile file = CountersFile.open(dir.resolve("c")))
         {
-            final IngressAgent agent = new IngressAgent("ingress:p1:0", ingress, t -> {}, counters)
-                .input(new PacketRingWriter(ring, "ingress.p1.0.", counters));
+            final IngressAgent agent = new IngressAgent("ingress:p1:0", ingress, t -> {}, counters);
+            agent.input(PacketRingWriter.of(ring, agent));
             agent.onStart();
             for (int i = 0; i < 1023; i++)
             {

@@ -77,8 +77,8 @@ class IngressAgentTest
         final List<Throwable> errors = new ArrayList<>();
         try (CountersFileWriter counters = CountersFileWriter.create(dir.resolve("c"), "t", 64, 4096))
         {
-            final IngressAgent agent = new IngressAgent("ingress:p0:0", ingress, errors::add, counters)
-                .input(new PacketRingWriter(ring, "ingress.p0.0.", counters));
+            final IngressAgent agent = new IngressAgent("ingress:p0:0", ingress, errors::add, counters);
+            agent.input(PacketRingWriter.of(ring, agent));
             agent.onStart();
             assertTrue(ingress.started, "started on the agent's thread");
             assertEquals(4, agent.doWork());
@@ -124,8 +124,8 @@ class IngressAgentTest
         final FakeIngress ingress = new FakeIngress();
         try (CountersFileWriter counters = CountersFileWriter.create(dir.resolve("c"), "t", 64, 4096))
         {
-            final IngressAgent agent = new IngressAgent("ingress:p0:0", ingress, t -> {}, counters)
-                .input(new PacketRingWriter(ring, "ingress.p0.0.", counters));
+            final IngressAgent agent = new IngressAgent("ingress:p0:0", ingress, t -> {}, counters);
+            agent.input(PacketRingWriter.of(ring, agent));
             agent.onStart();
             agent.stopReceiving();
             assertTrue(!agent.isStopped(), "not until its next duty cycle");
@@ -145,8 +145,8 @@ class IngressAgentTest
         try (CountersFileWriter counters = CountersFileWriter.create(dir.resolve("c"), "t", 64, 4096);
             CountersFile file = CountersFile.open(dir.resolve("c")))
         {
-            final IngressAgent agent = new IngressAgent("ingress:p0:0", ingress, t -> {}, counters)
-                .input(new PacketRingWriter(ring, "ingress.p0.0.", counters));
+            final IngressAgent agent = new IngressAgent("ingress:p0:0", ingress, t -> {}, counters);
+            agent.input(PacketRingWriter.of(ring, agent));
             agent.onStart();
             assertEquals(4, agent.doWork());
             assertEquals(4, file.snapshot().value("ingress.p0.0.oversized"), "1 KB packets, 512-byte records");
