@@ -496,7 +496,9 @@ final class SessionControl implements ControlMessageHandler
             sendRange(session, RECOVERY_END, fromSequence, fromSequence - 1, 0, RECOVERY_REFUSED, VIA_RING);
             return;
         }
-        final long from = Math.max(fromSequence, context.firstSequence());
+        // Not raised to the first live sequence: after a restart on the same journal everything below it is in the
+        // recovery source, and a consumer that was behind when the old publisher died must get it replayed.
+        final long from = Math.max(fromSequence, 1);
         if (session.ringState == ConsumerSession.RING_LAPPED)
         {
             log.log("consumer '" + session.name + "' was a whole ring behind at position " + session.ring.position() +

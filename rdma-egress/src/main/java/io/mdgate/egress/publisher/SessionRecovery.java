@@ -16,7 +16,9 @@ import java.nio.ByteOrder;
  * Answers recovery from the {@link RecoverySource} within a budget of ticks scanned: ring catch-up after a RESYNC
  * (replayed ticks staged into the consumer's ring, flagged {@code replayed}, never more than the ring has room for)
  * and RECOVER requests (ticks sent in RECOVERY_DATA messages over the control channel, then RECOVERY_END). A range
- * the source does not hold yet is waited for up to the stall timeout, then declared missing and reported.
+ * the source does not hold yet is waited for up to the stall timeout, then declared missing and reported; a range
+ * below the publisher's first live sequence (what it started after, e.g. the journal's last tick on a restart) is
+ * declared missing at once, as nothing this publisher sends can fill it later.
  * <p>
  * Threading: the publisher's thread. Allocation-free.
  */
@@ -28,6 +30,7 @@ final class SessionRecovery
     private final RecoverySource source;
     private final PublisherCounters counters;
     private final long stallNanos;
+    private final long firstLiveSequence;
     private final SequenceRangeFlyweight range = new SequenceRangeFlyweight();
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[SequenceRangeFlyweight.LENGTH]);
     private final RecoveryDataFlyweight data = new RecoveryDataFlyweight();
@@ -40,6 +43,7 @@ final class SessionRecovery
         this.source = source;
         this.counters = publisher.counters();
         this.stallNanos = stallNanos;
+        this.firstLiveSequence = publisher.lastSequence() + 1;
     }
 
     /**
@@ -73,7 +77,7 @@ final class SessionRecovery
             session.catchUpNext = ringFiller.expected;
             session.stallSinceNanos = 0;
         }
-        else if (stalled(session.stallSinceNanos, nowNanos))
+        else if (to < firstLiveSequence || stalled(session.stallSinceNanos, nowNanos))
         {
             session.catchUpMissing += to - from + 1;
             counters.ticksMissingFromSource += to - from + 1;
@@ -133,7 +137,7 @@ final class SessionRecovery
             recovery.next = messageFiller.expected;
             recovery.stallSinceNanos = 0;
         }
-        else if (stalled(recovery.stallSinceNanos, nowNanos))
+        else if (scanTo < firstLiveSequence || stalled(recovery.stallSinceNanos, nowNanos))
         {
             recovery.missing += scanTo - from + 1;
             counters.ticksMissingFromSource += scanTo - from + 1;
