@@ -34,11 +34,11 @@ import java.nio.ByteOrder;
  *   (bit-flipped or far-ahead copies of different packets, whichever lines they come on) never corroborate.</li>
  *   <li>Sessions: a configured session is accepted with its first packet and every other one is dropped. Without
  *   one, a session name not yet accepted is a candidate: its packets are held (bounded) and counted until it is
- *   corroborated and the current session
- *   may be left (there is none, it delivered its end of session, or everything it revealed is resolved and each
- *   line has moved on to the candidate or gone stale). The new session expects sequence 1; its held packets go
- *   through the usual arbitration; the gap handler and the listener are told once. Packets of the previous session
- *   are counted and dropped from then on. After the end of session, packets of it are counted and dropped.</li>
+ *   corroborated and the current session may be left (there is none, it delivered its end of session, or
+ *   everything it revealed is resolved and each line has moved on to the candidate or gone stale). The new session
+ *   expects sequence 1; its held packets go through the usual arbitration; the gap handler and the listener are
+ *   told once. Packets of the previous session are counted and dropped from then on. After the end of session,
+ *   packets of it are counted and dropped.</li>
  *   <li>An input with an end (a capture, see {@link #onEndOfInput()}): at its end, when no session was ever
  *   accepted, the candidate that came in the most well-formed packets is accepted and its held packets delivered.</li>
  *   <li>Malformed packets (as {@link MoldUdp64PacketDecoder} finds them, plus sequence 0, which MoldUDP64 never
