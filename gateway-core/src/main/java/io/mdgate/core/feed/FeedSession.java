@@ -27,14 +27,18 @@ import java.nio.ByteOrder;
  *   <li>Heartbeats and the end-of-session marker carry the next sequence, so they reveal holes at the tail too.
  *   A line silent for {@code staleLineNanos} is reported stale once per silent period. A packet further ahead of
  *   what is known than the plausibility window is counted as implausible and dropped, unless the jump is
- *   corroborated (both lines, or consecutive packets of one line).</li>
+ *   corroborated.</li>
+ *   <li>Corroboration, of a jump or a session name: both lines carried the same packet (sequence, count and
+ *   messages) within {@code corroborationWindowNanos} of each other, or one line sent {@code confirmPackets}
+ *   consecutive packets, each starting where the one before ended and within {@code staleLineNanos} of it. Strays
+ *   (bit-flipped or far-ahead copies of different packets, whichever lines they come on) never corroborate.</li>
  *   <li>Sessions: a configured session is accepted with its first packet and every other one is dropped. Without
  *   one, a session name not yet accepted is a candidate: its packets are held (bounded) and counted until it is
- *   corroborated (seen on both lines, or {@code confirmPackets} consecutive packets on one) and the current session
- *   may be left (there is none, it delivered its end of session, or everything it revealed is resolved and each
- *   line has moved on to the candidate or gone stale). The new session expects sequence 1; its held packets go
- *   through the usual arbitration; the gap handler and the listener are told once. Packets of the previous session
- *   are counted and dropped from then on. After the end of session, packets of it are counted and dropped.</li>
+ *   corroborated and the current session may be left (there is none, it delivered its end of session, or
+ *   everything it revealed is resolved and each line has moved on to the candidate or gone stale). The new session
+ *   expects sequence 1; its held packets go through the usual arbitration; the gap handler and the listener are
+ *   told once. Packets of the previous session are counted and dropped from then on. After the end of session,
+ *   packets of it are counted and dropped.</li>
  *   <li>An input with an end (a capture, see {@link #onEndOfInput()}): at its end, when no session was ever
  *   accepted, the candidate that came in the most well-formed packets is accepted and its held packets delivered.</li>
  *   <li>Malformed packets (as {@link MoldUdp64PacketDecoder} finds them, plus sequence 0, which MoldUDP64 never
@@ -82,7 +86,6 @@ public final class FeedSession implements PacketHandler
     private final int maxRequestCount;
     private final byte[] configuredSession;
     private final UnsafeBuffer configuredSessionView;
-    private final int confirmPackets;
     private final long plausibleWindow;
     private final long maxRequestedPerGap;
 
@@ -92,10 +95,10 @@ public final class FeedSession implements PacketHandler
     private final PacketHold hold;
     private final GapTable gaps;
     private final TokenBucket requestTokens;
-    private final SessionCandidates candidates = new SessionCandidates();
+    private final SessionCandidates candidates;
     private final PacketHold candidateHold;
     private final int[] lineCandidate = new int[2];
-    private final Corroboration jump = new Corroboration();
+    private final Corroboration jump;
 
     private final byte[] session = new byte[SESSION_LENGTH];
     private final UnsafeBuffer sessionView = new UnsafeBuffer(session);
@@ -136,9 +139,12 @@ public final class FeedSession implements PacketHandler
         this.maxRequestCount = context.maxRequestCount();
         this.configuredSession = context.sessionBytes();
         this.configuredSessionView = null == configuredSession ? null : new UnsafeBuffer(configuredSession);
-        this.confirmPackets = context.confirmPackets();
         this.plausibleWindow = context.plausibleSequenceWindow();
         this.maxRequestedPerGap = context.maxRequestedPerGap();
+        this.candidates = new SessionCandidates(plausibleWindow, context.confirmPackets(),
+            context.corroborationWindowNanos(), staleLineNanos);
+        this.jump = new Corroboration(plausibleWindow, context.confirmPackets(), context.corroborationWindowNanos(),
+            staleLineNanos);
         this.hold = new PacketHold(context.holdBytes(), context.holdPackets());
         this.candidateHold = new PacketHold(
             Math.max(Context.MIN_HOLD_BYTES, context.holdBytes() / 8), Math.max(16, context.holdPackets() / 8));
@@ -231,7 +237,8 @@ public final class FeedSession implements PacketHandler
 
     /**
      * A packet far ahead of everything known: counted as implausible and dropped, unless it corroborates a jump seen
-     * before (both lines, or consecutive packets of one line), which is then taken as real.
+     * before (the other line's copy of the same packet, or the last of consecutive packets of one line), which is
+     * then taken as real.
      *
      * @return true when the packet is to be taken.
      */
@@ -254,8 +261,8 @@ public final class FeedSession implements PacketHandler
             counters.malformed[line]++;
             return false;
         }
-        jump.add(line, sequence, endOf(sequence, count), plausibleWindow, timestamp);
-        if (!jump.isCorroborated(confirmPackets))
+        jump.add(line, sequence, count, Corroboration.hash(buffer, offset, length), timestamp, nowNanos);
+        if (!jump.isCorroborated())
         {
             counters.implausible[line]++;
             return false;
@@ -587,7 +594,8 @@ public final class FeedSession implements PacketHandler
         counters.candidateSessionPackets++;
         final int slot = candidates.slotFor(buffer, offset);
         final int id = candidates.id(slot);
-        candidates.evidence(slot).add(line, sequence, endOf(sequence, count), plausibleWindow, timestamp);
+        candidates.evidence(slot).add(line, sequence, count, Corroboration.hash(buffer, offset, length), timestamp,
+            nowNanos);
         candidates.countPacket(slot, sequence);
         lineCandidate[line] = id;
         if (!candidateHold.canHold(length))
@@ -609,7 +617,7 @@ public final class FeedSession implements PacketHandler
      */
     private boolean canAccept(final int slot)
     {
-        if (!candidates.evidence(slot).isCorroborated(confirmPackets))
+        if (!candidates.evidence(slot).isCorroborated())
         {
             return false;
         }
@@ -778,11 +786,6 @@ public final class FeedSession implements PacketHandler
             return length == HEADER_LENGTH;
         }
         return decoder.decode(buffer, offset, length, VALIDATE_ONLY) >= 0;
-    }
-
-    private static long endOf(final long sequence, final int count)
-    {
-        return count == END_OF_SESSION_COUNT ? sequence : sequence + count;
     }
 
     private void checkEnd()
@@ -1085,7 +1088,10 @@ public final class FeedSession implements PacketHandler
         return counters.implausible[line];
     }
 
-    /** @return jumps far ahead that were corroborated (both lines, or consecutive packets) and taken as real. */
+    /**
+     * @return jumps far ahead that were corroborated (the same packet on both lines, or consecutive packets of one)
+     * and taken as real.
+     */
     public long sequenceJumps()
     {
         return counters.sequenceJumps;
@@ -1224,6 +1230,7 @@ public final class FeedSession implements PacketHandler
         public static final long DEFAULT_STALE_LINE_NANOS = 2_000_000_000L;
         public static final int DEFAULT_CONFIRM_PACKETS = 3;
         public static final long DEFAULT_PLAUSIBLE_SEQUENCE_WINDOW = 1_000_000L;
+        public static final long DEFAULT_CORROBORATION_WINDOW_NANOS = 1_000_000_000L;
         public static final long DEFAULT_MAX_REQUESTED_PER_GAP = 10_000_000L;
         /** The largest gateway session number: a tick's sessionId is a uint16. */
         public static final int MAX_SESSION_NUMBER = 0xFFFF;
@@ -1257,6 +1264,7 @@ public final class FeedSession implements PacketHandler
         private String sessionProblem;
         private int confirmPackets = DEFAULT_CONFIRM_PACKETS;
         private long plausibleSequenceWindow = DEFAULT_PLAUSIBLE_SEQUENCE_WINDOW;
+        private long corroborationWindowNanos = DEFAULT_CORROBORATION_WINDOW_NANOS;
         private long maxRequestedPerGap = DEFAULT_MAX_REQUESTED_PER_GAP;
         private byte[] resumeSessionName;
         private int resumeSessionNumber;
@@ -1309,6 +1317,9 @@ public final class FeedSession implements PacketHandler
                 "a jump; 1 would let one stray packet through), was " + confirmPackets);
             require(problems, plausibleSequenceWindow >= 1 && plausibleSequenceWindow <= MAX_SEQUENCE,
                 "plausibleSequenceWindow must be 1 to " + MAX_SEQUENCE + " sequences, was " + plausibleSequenceWindow);
+            require(problems, corroborationWindowNanos >= 1_000 && corroborationWindowNanos <= 3_600 * SECOND,
+                "corroborationWindowNanos must be 1 us (1000) to 1 hour, more than the skew between lines A and B, " +
+                "was " + corroborationWindowNanos);
             require(problems, maxRequestedPerGap >= 1,
                 "maxRequestedPerGap must be 1 or more messages, was " + maxRequestedPerGap);
             if (resumeGiven)
@@ -1512,7 +1523,11 @@ public final class FeedSession implements PacketHandler
             return staleLineNanos;
         }
 
-        /** @param nanos how long a line may send nothing, not even a heartbeat, before it is reported stale. */
+        /**
+         * @param nanos how long a line may send nothing, not even a heartbeat, before it is reported stale; also the
+         *              longest pause between two consecutive packets of a run that corroborates ({@link
+         *              #confirmPackets(int)}).
+         */
         public Context staleLineNanos(final long nanos)
         {
             this.staleLineNanos = nanos;
@@ -1570,9 +1585,9 @@ public final class FeedSession implements PacketHandler
         }
 
         /**
-         * @param packets consecutive packets of one line (each starting where the one before ended) that corroborate
-         *                a session not seen on the other line yet, or a jump far ahead; seen on both lines is
-         *                corroboration at once.
+         * @param packets consecutive packets of one line (each starting where the one before ended, and within
+         *                {@link #staleLineNanos} of it) that corroborate a session not seen on the other line yet,
+         *                or a jump far ahead; the same packet on both lines is corroboration at once.
          */
         public Context confirmPackets(final int packets)
         {
@@ -1592,6 +1607,22 @@ public final class FeedSession implements PacketHandler
         public Context plausibleSequenceWindow(final long sequences)
         {
             this.plausibleSequenceWindow = sequences;
+            return this;
+        }
+
+        public long corroborationWindowNanos()
+        {
+            return corroborationWindowNanos;
+        }
+
+        /**
+         * @param nanos how far apart lines A and B may bring their copies of one packet for the two to corroborate a
+         *              session or a jump far ahead: more than the lines' skew; two different packets, however close,
+         *              never corroborate.
+         */
+        public Context corroborationWindowNanos(final long nanos)
+        {
+            this.corroborationWindowNanos = nanos;
             return this;
         }
 

@@ -29,11 +29,12 @@ final class SessionCandidates
     private int nextId;
     private int used;
 
-    SessionCandidates()
+    /** @see Corroboration#Corroboration(long, int, long, long) */
+    SessionCandidates(final long plausibleWindow, final int runLength, final long matchNanos, final long runGapNanos)
     {
         for (int i = 0; i < SLOTS; i++)
         {
-            evidence[i] = new Corroboration();
+            evidence[i] = new Corroboration(plausibleWindow, runLength, matchNanos, runGapNanos);
         }
     }
 

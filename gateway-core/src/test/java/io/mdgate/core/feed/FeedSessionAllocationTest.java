@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The feed session's steady state allocates nothing: both lines with B one packet behind, every eighth packet lost
  * on A (filled by B from the hold), one packet in 64 lost on both (held, requested after the wait, answered and
  * released), heartbeats, a stray packet of another session (held as a candidate, never accepted) and a packet far
- * ahead (implausible) each round, and the duty cycle every packet.
+ * ahead (implausible) each round, and the duty cycle every packet; and jumps far ahead corroborated by the same
+ * packet on both lines or by consecutive packets of one, among far strays.
  */
 @Timeout(value = 120)
 class FeedSessionAllocationTest
@@ -163,6 +164,78 @@ class FeedSessionAllocationTest
         assertEquals(rounds, session.implausible(FeedLines.B));
         assertEquals(rounds + 3, session.candidateSessionPackets(), "the strays, and A's first two and B's first");
         assertEquals(1, session.sessionNumber());
+    }
+
+    @Test
+    void shouldNotAllocateWhileCorroboratingJumpsByBothLinesAndByConsecutivePackets()
+    {
+        final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "per-thread allocation counter unavailable");
+        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)bean;
+
+        final int rounds = 2_000;
+        final int packetsPerRound = 8;
+        final long jump = 1_000;
+        final UnsafeBuffer[][] packets = new UnsafeBuffer[rounds][packetsPerRound];
+        final UnsafeBuffer[] strays = new UnsafeBuffer[rounds];
+        long sequence = 1;
+        for (int r = 0; r < rounds; r++)
+        {
+            sequence += r == 0 ? 0 : jump;
+            for (int i = 0; i < packetsPerRound; i++)
+            {
+                packets[r][i] = new UnsafeBuffer(moldPacketOfAdds(SESSION, sequence, MESSAGES_PER_PACKET));
+                sequence += MESSAGES_PER_PACKET;
+            }
+            strays[r] = new UnsafeBuffer(moldPacketOfAdds(SESSION, sequence + 3 * jump, 1));
+        }
+        final long[] counted = new long[2];
+        final FeedSession session = new FeedSession(new FeedSession.Context()
+            .session(SESSION)
+            .plausibleSequenceWindow(jump / 2)
+            .confirmPackets(3)
+            .messageHandler((buffer, offset, length, seq) -> counted[0]++)
+            .gapHandler((first, count) -> counted[1] += count));
+        session.doWork(now);
+
+        long before = 0;
+        for (int r = 0; r < rounds; r++)
+        {
+            if (r == rounds / 2)
+            {
+                before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+            }
+            final boolean byBothLines = r % 2 == 0;
+            for (int i = 0; i < packetsPerRound; i++)
+            {
+                if (i == 1)
+                {
+                    session.onPacket(FeedLines.B, strays[r], 0, strays[r].capacity(), now);
+                }
+                session.onPacket(FeedLines.A, packets[r][i], 0, packets[r][i].capacity(), now);
+                if (byBothLines || i >= 3)
+                {
+                    session.onPacket(FeedLines.B, packets[r][i], 0, packets[r][i].capacity(), now);
+                }
+                now += STEP_NANOS;
+                session.doWork(now);
+            }
+            for (int i = 0; i < 30; i++)
+            {
+                now += STEP_NANOS;
+                session.doWork(now);
+            }
+        }
+        final long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+
+        assertEquals(0, allocated, "bytes allocated while jumps were corroborated and taken");
+        assertEquals(rounds - 1, session.sequenceJumps(), "each round after the first, by both lines or by A alone");
+        final long droppedByRuns = rounds / 2 * 2L * MESSAGES_PER_PACKET;
+        assertEquals((long)rounds * packetsPerRound * MESSAGES_PER_PACKET - droppedByRuns, counted[0],
+            "all but the two packets of A's run before it corroborated the jump, in the odd rounds");
+        assertEquals((rounds - 1) * jump + droppedByRuns, counted[1], "each jump and what A's runs dropped, declared");
+        assertEquals(rounds - 1 + rounds / 2, session.implausible(FeedLines.A));
+        assertEquals(rounds, session.implausible(FeedLines.B), "B's far stray each round");
     }
 
     @Test

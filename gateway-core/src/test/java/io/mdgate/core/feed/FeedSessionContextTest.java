@@ -62,6 +62,8 @@ class FeedSessionContextTest
         assertTrue(refusal(c -> c.listener(null)).contains("FeedSessionListener.NO_OP"));
         assertTrue(refusal(c -> c.confirmPackets(1)).contains("confirmPackets must be 2 to 1000"));
         assertTrue(refusal(c -> c.plausibleSequenceWindow(0)).contains("plausibleSequenceWindow must be 1 to"));
+        assertTrue(refusal(c -> c.corroborationWindowNanos(999)).contains("corroborationWindowNanos must be 1 us"));
+        assertTrue(refusal(c -> c.corroborationWindowNanos(3_601_000_000_000L)).contains("was 3601000000000"));
         assertTrue(refusal(c -> c.maxRequestedPerGap(0)).contains("maxRequestedPerGap must be 1 or more"));
         assertTrue(refusal(c -> c.session("ELEVENCHARS")).contains("session: MoldUDP64 session 'ELEVENCHARS'"));
         assertTrue(refusal(c -> c.resume(new byte[9], 1, 1)).contains("resume needs the 10-byte"));
@@ -77,6 +79,7 @@ class FeedSessionContextTest
         assertEquals(null, context.session());
         assertEquals(3, context.confirmPackets());
         assertEquals(1_000_000, context.plausibleSequenceWindow());
+        assertEquals(1_000_000_000, context.corroborationWindowNanos(), "one second");
         assertEquals(10_000_000, context.maxRequestedPerGap());
         assertEquals(null, context.resumeSessionName());
         assertEquals(null, valid().session("").session(), "empty means none");
