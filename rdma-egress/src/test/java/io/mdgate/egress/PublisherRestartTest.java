@@ -149,6 +149,7 @@ class PublisherRestartTest
                 .recoverySource(journal)
                 .tickSource(input)
                 .maxRingSlots(1 << 10)
+                .sharedLogSlots(0)
                 .token(NAME, TOKEN));
             thread = new Thread(this::run, "publisher-from-" + firstSequence);
             thread.start();
