@@ -19,7 +19,11 @@ class DemoCommandTest
         "--duration|2|--duration must be 5..3600",
         "--rate|10|--rate must be 100..5000000",
         "--loss|0.5|--loss must be 0..0.1",
-        "--ingress|xdp|--ingress must be auto, dpdk or socket" })
+        "--ingress|xdp|--ingress must be auto, dpdk or socket",
+        "--map|one-core|--map must be run-to-completion or pipeline",
+        "--consumers|0|--consumers must be 1..4",
+        "--consumers|5|--consumers must be 1..4",
+        "--consumer-idle|park|--consumer-idle must be spin, yield or backoff" })
     void shouldRefuseBadArgumentsBeforeStartingAnything(final String option, final String value, final String message)
     {
         final StringWriter err = new StringWriter();
