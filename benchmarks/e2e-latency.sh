@@ -20,9 +20,7 @@
 # the per-stage figures of each demo step (and the negative-sample counters). Results go to OUT.
 #
 # Environment: RATES (default "10000 100000 500000"), STEP_SECONDS (default 10), IDLE (spin|yield|backoff, default
-# yield), MAPS (default "run-to-completion pipeline"), OUT (default docs/bench/e2e-latency), NICE (default none: a
-# niceness, e.g. -10, for the demo, its children and the floor, to see the figures with less time-slicing against
-# other work on a shared host; the table says which).
+# yield), MAPS (default "run-to-completion pipeline"), OUT (default docs/bench/e2e-latency).
 set -euo pipefail
 
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
@@ -34,12 +32,6 @@ idle=${IDLE:-yield}
 out=${OUT:-$root/docs/bench/e2e-latency}
 floor_jar="$root/benchmarks/target/benchmarks.jar"
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
-niceness=${NICE:-}
-run=()
-if [[ -n $niceness ]]; then
-    [[ $niceness =~ ^-?[0-9]+$ ]] || { echo "e2e-latency: NICE must be a number (e.g. -10), was '$niceness'" >&2; exit 2; }
-    run=(nice -n "$niceness")
-fi
 
 if [[ $(id -u) -ne 0 ]]; then
     echo "e2e-latency: needs root (network namespaces, DPDK af_packet); run it as root" >&2
@@ -67,8 +59,7 @@ last_cpu=$(awk -F'[-,]' '{print $NF}' /sys/devices/system/cpu/online)
     echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "steps: ${rates[*]} msg/s x (${maps[*]} floor), $step_seconds s each, no injected loss, consumer idle $idle"
     echo "gateway CPU $last_cpu; consumer, simulator (and the floor's receiver) CPU(s) other than $last_cpu"
-    echo "niceness: ${niceness:-0 (not changed)}"
-    echo "command: RATES=\"${rates[*]}\" STEP_SECONDS=$step_seconds IDLE=$idle${niceness:+ NICE=$niceness} benchmarks/e2e-latency.sh"
+    echo "command: RATES=\"${rates[*]}\" STEP_SECONDS=$step_seconds IDLE=$idle benchmarks/e2e-latency.sh"
 } | tee "$out/machine.txt"
 
 # Every second while a demo step runs: the run and run-queue wait times (ns, /proc/<tid>/schedstat) of the gateway's
@@ -112,7 +103,7 @@ stages="$out/stages.md"
 for rate in "${rates[@]}"; do
     floor_json="$out/floor-$rate.json"
     # the floor first, so that each demo row can be divided by the floor of its own rate in this run
-    "${run[@]}" "$java" $(cat "$root/gateway-app/target/jvm.options") -cp "$floor_jar" io.mdgate.bench.floor.HandOffFloor \
+    "$java" $(cat "$root/gateway-app/target/jvm.options") -cp "$floor_jar" io.mdgate.bench.floor.HandOffFloor \
         "$rate" "$step_seconds" "$last_cpu" "$first_cpu" "$idle" >"$floor_json" 2>"$work/floor-$rate.err" &
     floor_pid=$!
     sample_threads "" "$floor_pid" >"$work/floor-$rate.sched" &
@@ -129,7 +120,7 @@ for rate in "${rates[@]}"; do
         dir="$work/$map-$rate"
         json="$out/$map-$rate.json"
         set +e
-        "${run[@]}" "$mdgate" demo --json --no-dashboard --loss 0 --duration "$step_seconds" --rate "$rate" --map "$map" \
+        "$mdgate" demo --json --no-dashboard --loss 0 --duration "$step_seconds" --rate "$rate" --map "$map" \
             --consumers 1 --consumer-idle "$idle" --dir "$dir" >"$json" 2>"$work/$map-$rate.err" &
         demo_pid=$!
         sample_threads "$dir" "$demo_pid" >"$work/$map-$rate.sched" &
