@@ -71,8 +71,8 @@ sample_threads()
     while kill -0 "$demo" 2>/dev/null; do
         gateway=${dir:+$(pgrep -f -- "--config $dir/gateway.toml" | head -1 || true)}
         for t in ${gateway:+/proc/$gateway/task/*} /proc/$demo/task/*; do
-            [[ -r $t/comm ]] || continue
-            name=$(tr ' ' '_' <"$t/comm" 2>/dev/null) || continue
+            name=$(cat "$t/comm" 2>/dev/null | tr ' ' '_')
+            [[ -n $name ]] || continue
             case $name in core-* | demo-consumer-* | floor-*) echo "$name $(cat "$t/schedstat" 2>/dev/null)" ;; esac
         done
         sleep 1
@@ -92,11 +92,11 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else
 table="$out/results.md"
 stages="$out/stages.md"
 {
-    echo "| shape | offered msg/s | achieved msg/s | samples | p50 | p99 | p99.9 | max (us) | loss-free | p50 / floor | p99.9 / floor | load 1 min | on-CPU share of runnable time |"
+    echo "| shape | offered msg/s | achieved msg/s | samples | p50 us | p99 us | p99.9 us | max us | loss-free | p50 / floor | p99.9 / floor | load 1 min | on-CPU share of runnable time |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|"
 } >"$table"
 {
-    echo "| shape | offered msg/s | stage | samples | p50 | p99 | p99.9 | max (us) | negative |"
+    echo "| shape | offered msg/s | stage | samples | p50 us | p99 us | p99.9 us | max us | negative |"
     echo "|---|---:|---|---:|---:|---:|---:|---:|---:|"
 } >"$stages"
 
