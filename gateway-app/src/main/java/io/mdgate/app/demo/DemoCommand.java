@@ -471,7 +471,10 @@ public final class DemoCommand implements Callable<Integer>
         }
     }
 
-    /** Waits until every consumer has the last published sequence, and the gateway published nothing new for 1 s. */
+    /**
+     * Waits until the gateway has taken the session's end, every consumer has the last published sequence, and the
+     * gateway published nothing new for 1 s (or {@link #DRAIN_TIMEOUT_MS} passed).
+     */
     private void drain(final CountersFile counters, final List<DemoConsumer> consumers,
         final ChildProcesses.Child gateway) throws InterruptedException
     {
@@ -480,19 +483,37 @@ public final class DemoCommand implements Callable<Integer>
         long lastPublished = -1;
         while (System.currentTimeMillis() < end && gateway.process().isAlive())
         {
-            final long published = counters.snapshot().value("egress.last_sequence", -1);
+            final CountersSnapshot snapshot = counters.snapshot();
+            final long published = snapshot.value("egress.last_sequence", -1);
             if (published != lastPublished)
             {
                 lastPublished = published;
                 stableSince = System.currentTimeMillis();
             }
-            final boolean caughtUp = consumers.stream().allMatch(c -> c.lastSequence() >= published);
-            if (caughtUp && System.currentTimeMillis() - stableSince >= 1_000)
+            final long slowest = consumers.stream().mapToLong(DemoConsumer::lastSequence).min().orElse(published);
+            if (drained(snapshot.value("feed.end_of_session", 0), published, slowest,
+                System.currentTimeMillis() - stableSince))
             {
                 return;
             }
             Thread.sleep(50);
         }
+    }
+
+    /**
+     * Whether a run has drained. A quiet second alone is not enough: a gateway short of CPU may publish the last
+     * ticks of a session (gaps filled or declared lost) seconds after the rest.
+     *
+     * @param endOfSession    the gateway's {@code feed.end_of_session} count.
+     * @param published       the last sequence the gateway published.
+     * @param slowestConsumer the lowest last sequence among the consumers.
+     * @param quietMillis     how long {@code published} has not changed.
+     * @return true when the session ended, every consumer has {@code published}, and it was quiet for 1 s.
+     */
+    static boolean drained(final long endOfSession, final long published, final long slowestConsumer,
+        final long quietMillis)
+    {
+        return endOfSession > 0 && slowestConsumer >= published && quietMillis >= 1_000;
     }
 
     private static Map<String, Long> values(final CountersFile counters, final List<DemoConsumer> consumers)

@@ -45,4 +45,13 @@ class DemoCommandTest
         assertFalse(DemoConsumer.stalled(4_600_000_000L), "polls again after 1.5 s");
         assertTrue(DemoConsumer.stalled(9_200_000_000L), "stalls again 6 s later");
     }
+
+    @Test
+    void shouldNotCallARunDrainedBeforeTheGatewayTookTheEndOfTheSessionHoweverQuietItWas()
+    {
+        assertFalse(DemoCommand.drained(0, 1_043_022, 1_043_022, 5_000), "ticks may still come: gaps not settled");
+        assertFalse(DemoCommand.drained(1, 1_043_140, 1_043_022, 5_000), "a consumer is behind");
+        assertFalse(DemoCommand.drained(1, 1_043_140, 1_043_140, 900), "not quiet for a second yet");
+        assertTrue(DemoCommand.drained(1, 1_043_140, 1_043_140, 1_000));
+    }
 }
