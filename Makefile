@@ -2,7 +2,8 @@
 # what they need (deploy/setup.sh, idempotent) and build with Maven before doing their work.
 #
 # Variables: MVN_FLAGS (extra Maven flags, e.g. -o for offline), DEMO_DIR, DEMO_ARGS (e.g. "--duration 20 --json"),
-# BENCH (JMH regexp), BENCH_ARGS (extra JMH options, e.g. "-f 1 -wi 2 -i 3"), BENCH_DIR, E2E_RATES, E2E_SECONDS.
+# BENCH (JMH regexp), BENCH_ARGS (extra JMH options, e.g. "-f 1 -wi 2 -i 3"), BENCH_DIR, E2E_RATES, E2E_SECONDS,
+# LATENCY_RATES, LATENCY_SECONDS, LATENCY_IDLE.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -30,6 +31,12 @@ DIST_DIR := target/dist/mdgate-$(VERSION)
 E2E_RATES   ?= 100000 250000 500000 1000000
 E2E_SECONDS ?= 20
 
+# make bench-latency (also the end of bench-end-to-end): wire-to-consumer latency, run-to-completion vs pipeline vs
+# the two-thread floor, per offered rate; the measuring consumer's idle strategy; results in docs/bench/e2e-latency/.
+LATENCY_RATES   ?= 10000 100000 500000
+LATENCY_SECONDS ?= 10
+LATENCY_IDLE    ?= yield
+
 BENCH      ?= .
 BENCH_ARGS ?=
 BENCH_DIR  ?= target/bench
@@ -52,7 +59,7 @@ deploy/softroce/tests/stage.sh $(SOFTROCE_STAGE)
 deploy/softroce/build-image.sh
 endef
 
-.PHONY: help setup build test test-unit test-softroce test-softroce-smoke demo dist bench bench-end-to-end bench-ingress clean
+.PHONY: help setup build test test-unit test-softroce test-softroce-smoke demo dist bench bench-end-to-end bench-latency bench-ingress clean
 
 help: ## List the targets.
 	@echo "mdgate make targets (README.md explains each):"
@@ -127,9 +134,14 @@ bench: setup ## JMH benchmarks (results under target/bench/), then the end-to-en
 	@if [[ $$(id -u) -eq 0 ]]; then $(MAKE) --no-print-directory bench-end-to-end; \
 	else echo "bench: end-to-end part not run: it needs root (network namespaces, DPDK af_packet)"; fi
 
-bench-end-to-end: setup ## End to end (root): loss-free rate and ingress->consumer latency per rate of E2E_RATES; docs/bench/e2e/.
-	$(MAVEN) -DskipTests -pl gateway-app -am package
-	RATES="$(E2E_RATES)" STEP_SECONDS=$(E2E_SECONDS) benchmarks/e2e-lossfree.sh
+bench-end-to-end: setup ## End to end (root): loss-free rate per rate of E2E_RATES (docs/bench/e2e/), then bench-latency's table.
+	$(MAVEN) -DskipTests -pl benchmarks,gateway-app -am package
+	RATES="$(E2E_RATES)" STEP_SECONDS=$(E2E_SECONDS) LATENCY_RATES="$(LATENCY_RATES)" \
+	    LATENCY_SECONDS=$(LATENCY_SECONDS) LATENCY_IDLE=$(LATENCY_IDLE) benchmarks/e2e-lossfree.sh
+
+bench-latency: setup ## Wire-to-consumer latency (root): run-to-completion vs pipeline vs a 2-thread floor; docs/bench/e2e-latency/.
+	$(MAVEN) -DskipTests -pl benchmarks,gateway-app -am package
+	RATES="$(LATENCY_RATES)" STEP_SECONDS=$(LATENCY_SECONDS) IDLE=$(LATENCY_IDLE) benchmarks/e2e-latency.sh
 
 bench-ingress: setup ## Highest loss-free rate, af_xdp vs kernel-socket ingress on one veth pair (root; not in `make test`).
 	$(MAVEN) -DskipTests -pl gateway-app -am package

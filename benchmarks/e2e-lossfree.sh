@@ -13,7 +13,11 @@
 # below the first lossy one. Results (table, JSON of every step, latency plots of the 1M step and of the highest
 # loss-free step) go to OUT (default docs/bench/e2e).
 #
-# Environment: RATES (default "100000 250000 500000 1000000"), STEP_SECONDS (default 20), OUT.
+# Then it runs benchmarks/e2e-latency.sh (wire-to-consumer latency: run-to-completion, pipeline and the two-thread
+# floor side by side) with LATENCY_RATES, LATENCY_SECONDS and LATENCY_IDLE as its RATES, STEP_SECONDS and IDLE.
+#
+# Environment: RATES (default "100000 250000 500000 1000000"), STEP_SECONDS (default 20), OUT, LATENCY_RATES,
+# LATENCY_SECONDS, LATENCY_IDLE.
 set -euo pipefail
 
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
@@ -88,3 +92,7 @@ done
 echo | tee -a "$table"
 echo "highest loss-free rate: $best msg/s (of ${rates[*]})" | tee -a "$table"
 echo "e2e-lossfree: results in $out"
+
+echo "e2e-lossfree: wire-to-consumer latency next (benchmarks/e2e-latency.sh)"
+RATES="${LATENCY_RATES:-10000 100000 500000}" STEP_SECONDS="${LATENCY_SECONDS:-10}" IDLE="${LATENCY_IDLE:-yield}" \
+    OUT= "$root/benchmarks/e2e-latency.sh"

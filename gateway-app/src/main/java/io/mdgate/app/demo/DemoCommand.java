@@ -34,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -55,10 +56,12 @@ import java.util.stream.Stream;
     sortOptions = false,
     description = {
         "Run the whole chain on this host: simulated exchange (A and B lines, with loss and a re-request server) -> " +
-            "gateway (ingress, session, journal, shm egress) -> four consumers, one slow; a live dashboard, then a " +
+            "gateway (ingress, session, journal, shm egress) -> four consumers (--consumers), one slow; a live " +
+            "dashboard, then a " +
             "summary. As root in two network namespaces with the DPDK af_packet ingress; otherwise kernel sockets " +
             "on loopback.",
-        "Example: mdgate demo --duration 20 --json" })
+        "Example: mdgate demo --duration 20 --json",
+        "Latency: mdgate demo --loss 0 --rate 100000 --consumers 1 --consumer-idle yield" })
 public final class DemoCommand implements Callable<Integer>
 {
     private static final long GATEWAY_START_TIMEOUT_MS = 60_000;
@@ -67,8 +70,12 @@ public final class DemoCommand implements Callable<Integer>
     private static final int RETRANSMIT_PORT = 26478;
     private static final int SIGTERM_EXIT = 143;
     private static final long SIM_LINGER_MS = 3_000;
+    private static final Path TASKSET = Path.of("/usr/bin/taskset");
     /** The demo's own latency log, beside the gateway's stage logs: ingress receive to consumer delivery. */
     static final String END_TO_END_LOG = "ingress_to_consumer.hlog";
+    /** The consumers --consumers takes, in order: name and delivery path. */
+    private static final String[][] CONSUMER_KINDS =
+        { { "fast1", "ring" }, { "fast2", "ring" }, { "stream", "stream" }, { "slow", "ring" } };
 
     @Spec
     CommandSpec spec;
@@ -96,6 +103,22 @@ public final class DemoCommand implements Callable<Integer>
         description = "Where the run leaves its configuration, journal, latency logs and logs (default ${DEFAULT-VALUE}); " +
             "emptied of a previous run's files first.")
     Path dir;
+
+    @Option(names = "--map", paramLabel = "run-to-completion|pipeline", defaultValue = "run-to-completion",
+        description = "Where the gateway's agents run: run-to-completion (default: ingress, session, journal and " +
+            "egress on one busy-spinning thread on the last CPU) or pipeline (ingress and session busy-spinning on " +
+            "the last CPU, journal and egress backing off on the first; two CPUs at least).")
+    String map;
+
+    @Option(names = "--consumers", paramLabel = "N", defaultValue = "4",
+        description = "How many consumers, 1..4, taken in this order: fast1 (ring), fast2 (ring), stream, slow " +
+            "(ring, stalls now and then) (default ${DEFAULT-VALUE}).")
+    int consumerCount;
+
+    @Option(names = "--consumer-idle", paramLabel = "spin|yield|backoff", defaultValue = "backoff",
+        description = "How each consumer thread waits after an empty poll: spin, yield, or backoff (default: spins, " +
+            "yields, then parks up to 200 us, which adds that much latency after a quiet spell).")
+    String consumerIdle;
 
     @Option(names = "--json", description = "Print the summary as one JSON object (the dashboard goes to stderr).")
     boolean json;
@@ -132,7 +155,8 @@ public final class DemoCommand implements Callable<Integer>
             final Path configFile = dir.resolve("gateway.toml");
             Files.writeString(configFile, config.toToml());
             ConfigLoader.load(configFile);
-            say(screen, "mdgate demo: " + mode.description() + "; files in " + dir);
+            say(screen, "mdgate demo: " + mode.description() + ", " + config.map().optionName() + " core map, " +
+                config.consumers().size() + " consumer(s) idling by " + consumerIdle + "; files in " + dir);
 
             final ChildProcesses.Child gateway = children.start("gateway", inside(mode, network[0], false,
                 DemoLauncher.javaCommand("run", List.of("--config", configFile.toAbsolutePath().toString()))),
@@ -142,13 +166,15 @@ public final class DemoCommand implements Callable<Integer>
             {
                 for (final DemoConsumer.Spec consumerSpec : config.consumers())
                 {
-                    final DemoConsumer consumer = new DemoConsumer(consumerSpec, Path.of("/dev/shm"), config.shmInstance());
+                    final DemoConsumer consumer = new DemoConsumer(consumerSpec, Path.of("/dev/shm"),
+                        config.shmInstance(), DemoConsumer.Idle.parse(consumerIdle), new TreeSet<>(config.otherCpus()));
                     consumers.add(consumer);
                     consumer.start();
                 }
                 awaitConsumers(consumers, gateway);
                 final ChildProcesses.Child sim = children.start("simulator", inside(mode, network[0], true,
-                    DemoLauncher.javaCommand("sim", simArguments(mode, network[0]))), dir.resolve("logs/sim.log"),
+                    onCpus(config.otherCpus(), DemoLauncher.javaCommand("sim", simArguments(mode, network[0])))),
+                    dir.resolve("logs/sim.log"),
                     dir.resolve("logs/sim.json"));
                 final long sendStartMs = System.currentTimeMillis();
                 watch(screen, mode, counters, consumers, gateway, sim, sendStartMs);
@@ -214,6 +240,35 @@ public final class DemoCommand implements Callable<Integer>
             throw new ParameterException(spec.commandLine(), "--ingress must be auto, dpdk or socket, was '" +
                 ingress + "'");
         }
+        if (consumerCount < 1 || consumerCount > CONSUMER_KINDS.length)
+        {
+            throw new ParameterException(spec.commandLine(), "--consumers must be 1.." + CONSUMER_KINDS.length +
+                ", was " + consumerCount);
+        }
+        try
+        {
+            DemoConsumer.Idle.parse(consumerIdle);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), "--consumer-idle must be spin, yield or backoff, was '" +
+                consumerIdle + "'");
+        }
+        final DemoConfig.CoreMap coreMap;
+        try
+        {
+            coreMap = DemoConfig.CoreMap.parse(map);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), "--map must be run-to-completion or pipeline, was '" +
+                map + "'");
+        }
+        if (coreMap == DemoConfig.CoreMap.PIPELINE && onlineCpus().size() < 2)
+        {
+            throw new ParameterException(spec.commandLine(), "--map pipeline needs two CPUs, this host has " +
+                onlineCpus().size() + "; use --map run-to-completion");
+        }
     }
 
     private IngressMode mode()
@@ -251,9 +306,9 @@ public final class DemoCommand implements Callable<Integer>
     {
         final SecureRandom random = new SecureRandom();
         final List<DemoConsumer.Spec> specs = new ArrayList<>();
-        final String[][] kinds = { { "fast1", "ring" }, { "fast2", "ring" }, { "stream", "stream" }, { "slow", "ring" } };
-        for (final String[] kind : kinds)
+        for (int i = 0; i < consumerCount; i++)
         {
+            final String[] kind = CONSUMER_KINDS[i];
             final byte[] token = new byte[16];
             random.nextBytes(token);
             specs.add(new DemoConsumer.Spec(kind[0], HexFormat.of().formatHex(token),
@@ -263,7 +318,8 @@ public final class DemoCommand implements Callable<Integer>
         final String retransmitHost = mode.namespaces() ? DemoNetwork.EXCHANGE_ADDRESS : "127.0.0.1";
         return new DemoConfig(mode, device, SimulatorSettings.DEFAULT_GROUP_A.toString(),
             SimulatorSettings.DEFAULT_GROUP_B.toString(),
-            retransmitHost + ":" + RETRANSMIT_PORT, dir, "mdgate-demo-" + suffix, specs, onlineCpus());
+            retransmitHost + ":" + RETRANSMIT_PORT, dir, "mdgate-demo-" + suffix, specs, onlineCpus(),
+            DemoConfig.CoreMap.parse(map));
     }
 
     private List<String> simArguments(final IngressMode mode, final DemoNetwork network)
@@ -282,6 +338,19 @@ public final class DemoCommand implements Callable<Integer>
             "--linger-ms", Long.toString(SIM_LINGER_MS),
             "--json"));
         return args;
+    }
+
+    /** Keeps the simulator off the gateway's CPU (taskset), so that it shares only the consumers' CPUs. */
+    private static List<String> onCpus(final List<Integer> cpus, final List<String> command)
+    {
+        if (cpus.isEmpty() || !Files.isExecutable(TASKSET))
+        {
+            return command;
+        }
+        final List<String> line = new ArrayList<>(List.of(TASKSET.toString(), "-c",
+            String.join(",", cpus.stream().map(String::valueOf).toList())));
+        line.addAll(command);
+        return line;
     }
 
     private static List<String> inside(final IngressMode mode, final DemoNetwork network, final boolean exchange,
@@ -402,7 +471,10 @@ public final class DemoCommand implements Callable<Integer>
         }
     }
 
-    /** Waits until every consumer has the last published sequence, and the gateway published nothing new for 1 s. */
+    /**
+     * Waits until the gateway has taken the session's end, every consumer has the last published sequence, and the
+     * gateway published nothing new for 1 s (or {@link #DRAIN_TIMEOUT_MS} passed).
+     */
     private void drain(final CountersFile counters, final List<DemoConsumer> consumers,
         final ChildProcesses.Child gateway) throws InterruptedException
     {
@@ -411,19 +483,37 @@ public final class DemoCommand implements Callable<Integer>
         long lastPublished = -1;
         while (System.currentTimeMillis() < end && gateway.process().isAlive())
         {
-            final long published = counters.snapshot().value("egress.last_sequence", -1);
+            final CountersSnapshot snapshot = counters.snapshot();
+            final long published = snapshot.value("egress.last_sequence", -1);
             if (published != lastPublished)
             {
                 lastPublished = published;
                 stableSince = System.currentTimeMillis();
             }
-            final boolean caughtUp = consumers.stream().allMatch(c -> c.lastSequence() >= published);
-            if (caughtUp && System.currentTimeMillis() - stableSince >= 1_000)
+            final long slowest = consumers.stream().mapToLong(DemoConsumer::lastSequence).min().orElse(published);
+            if (drained(snapshot.value("feed.end_of_session", 0), published, slowest,
+                System.currentTimeMillis() - stableSince))
             {
                 return;
             }
             Thread.sleep(50);
         }
+    }
+
+    /**
+     * Whether a run has drained. A quiet second alone is not enough: a gateway short of CPU may publish the last
+     * ticks of a session (gaps filled or declared lost) seconds after the rest.
+     *
+     * @param endOfSession    the gateway's {@code feed.end_of_session} count.
+     * @param published       the last sequence the gateway published.
+     * @param slowestConsumer the lowest last sequence among the consumers.
+     * @param quietMillis     how long {@code published} has not changed.
+     * @return true when the session ended, every consumer has {@code published}, and it was quiet for 1 s.
+     */
+    static boolean drained(final long endOfSession, final long published, final long slowestConsumer,
+        final long quietMillis)
+    {
+        return endOfSession > 0 && slowestConsumer >= published && quietMillis >= 1_000;
     }
 
     private static Map<String, Long> values(final CountersFile counters, final List<DemoConsumer> consumers)
@@ -517,7 +607,8 @@ public final class DemoCommand implements Callable<Integer>
         {
             problems.add("the simulator printed no summary (see " + dir.resolve("logs/sim.log") + ")");
         }
-        final DemoSummary summary = new DemoSummary(mode, duration, rate, System.currentTimeMillis() - startMs,
+        final DemoSummary summary = new DemoSummary(mode, config.map(), DemoConsumer.Idle.parse(consumerIdle),
+            duration, rate, System.currentTimeMillis() - startMs,
             sendMillis, sim, finalCounters, results, stages, config.journalDir(), problems);
         writeEndToEndLog(config.hlogDir(), summary.endToEnd());
         return summary;

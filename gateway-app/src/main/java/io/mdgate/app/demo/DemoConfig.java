@@ -8,9 +8,10 @@ import java.util.stream.Collectors;
  * Writes the gateway configuration ({@code mdgate run --config}, TOML, docs/CONFIGURATION.md) of one demo run:
  * both lines into one port (DPDK af_packet on the gateway's veth, or a kernel socket), the re-request server of
  * the simulator, journal and hlog files under the demo's directory, shm egress with the demo's consumers, and a
- * run-to-completion core map: the whole gateway on one busy-spinning thread on the last CPU, the simulator and the
- * consumers on the others (on a one-CPU host the thread backs off, since it shares the CPU with them).
- * Immutable and thread-safe.
+ * core map ({@link CoreMap}): by default run-to-completion, the whole gateway on one busy-spinning thread on the last
+ * CPU, the simulator and the consumers on the others (on a one-CPU host the thread backs off, since it shares the
+ * CPU with them); or the pipeline, ingress and session busy-spinning on the last CPU, journal and egress on a
+ * backing-off thread on the first, beside the simulator and the consumers. Immutable and thread-safe.
  *
  * @param mode           how the lines are received.
  * @param ingressDevice  the interface the port reads: the gateway's veth, or {@code lo}.
@@ -21,6 +22,7 @@ import java.util.stream.Collectors;
  * @param shmInstance    the egress instance name, unique per run.
  * @param consumers      the consumers allowed to connect.
  * @param cpus           the host's online CPUs, ascending.
+ * @param map            where the gateway's agents run.
  */
 public record DemoConfig(
     IngressMode mode,
@@ -31,8 +33,55 @@ public record DemoConfig(
     Path directory,
     String shmInstance,
     List<DemoConsumer.Spec> consumers,
-    List<Integer> cpus)
+    List<Integer> cpus,
+    CoreMap map)
 {
+    /** Where the demo gateway's agents run. */
+    public enum CoreMap
+    {
+        /** Ingress, session, journal and egress in one duty cycle on one thread: no hand-off between threads. */
+        RUN_TO_COMPLETION,
+        /** Ingress and session on one thread, journal and egress on another (two CPUs at least). */
+        PIPELINE;
+
+        /** @return the option's spelling, e.g. {@code run-to-completion}. */
+        public String optionName()
+        {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+
+        /**
+         * @param name {@code run-to-completion} or {@code pipeline}.
+         * @return the map.
+         * @throws IllegalArgumentException for any other name.
+         */
+        public static CoreMap parse(final String name)
+        {
+            for (final CoreMap map : values())
+            {
+                if (map.optionName().equals(name))
+                {
+                    return map;
+                }
+            }
+            throw new IllegalArgumentException("the core map must be run-to-completion or pipeline, was '" + name +
+                "'");
+        }
+    }
+
+    /**
+     * @throws IllegalArgumentException for the pipeline map on a one-CPU host (its two threads need two CPUs).
+     */
+    public DemoConfig
+    {
+        cpus = List.copyOf(cpus);
+        if (map == CoreMap.PIPELINE && cpus.size() < 2)
+        {
+            throw new IllegalArgumentException("the pipeline core map needs two CPUs, this host has " + cpus.size() +
+                "; use the run-to-completion map");
+        }
+    }
+
     /** Name of the gateway in the demo. */
     public static final String GATEWAY_NAME = "demo";
 
@@ -105,8 +154,19 @@ public record DemoConfig(
         return toml.toString();
     }
 
+    /** @return the CPUs the gateway's threads do not use, for the simulator and the consumers (empty: share). */
+    public List<Integer> otherCpus()
+    {
+        return cpus.size() < 2 ? List.of() : cpus.subList(0, cpus.size() - 1);
+    }
+
     private void cores(final StringBuilder toml)
     {
+        if (map == CoreMap.PIPELINE)
+        {
+            pipelineCores(toml);
+            return;
+        }
         // Run-to-completion: ingress, session, journal and egress in one duty cycle on the last CPU, which busy-spins
         // (as a gateway does in market hours) while the simulator and the consumers share the other CPUs. On a
         // one-CPU host the thread backs off instead, or it would starve everything else.
@@ -123,6 +183,16 @@ public record DemoConfig(
         toml.append("agents = [").append(pipeline).append("]\nidle = \"busy-spin\"\n\n");
         toml.append("[[cores]]\ncpu = ").append(first).append('\n');
         toml.append("agents = [\"housekeeping\"]\nidle = \"sleep:1ms\"\n");
+    }
+
+    private void pipelineCores(final StringBuilder toml)
+    {
+        // The shape of the earlier demo: the thread that takes packets busy-spins on the last CPU, journal and egress
+        // back off on the first one, which the simulator and the consumers share with them.
+        toml.append("[[cores]]\ncpu = ").append(cpus.get(cpus.size() - 1)).append('\n');
+        toml.append("agents = [\"ingress:p0:0\", \"session\"]\nidle = \"busy-spin\"\n\n");
+        toml.append("[[cores]]\ncpu = ").append(cpus.get(0)).append('\n');
+        toml.append("agents = [\"journal\", \"egress\", \"housekeeping\"]\nidle = \"backoff\"\n");
     }
 
     private static void line(final StringBuilder toml, final String name, final String group)

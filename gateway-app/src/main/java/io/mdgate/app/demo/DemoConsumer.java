@@ -8,14 +8,23 @@ import io.mdgate.egress.transport.EgressTransport;
 import io.mdgate.egress.transport.TransportException;
 import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmTransport;
+import io.mdgate.app.config.ThreadPinning;
 import io.mdgate.core.tick.TickHandler;
+import io.mdgate.egress.MonotonicEpochClock;
+import io.mdgate.egress.protocol.TickLayout;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
 
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.Locale;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -23,16 +32,73 @@ import java.util.concurrent.locks.LockSupport;
  * One of the demo's consumers, on its own thread in the demo's process, through the consumer SDK over shm. Checks
  * what it receives: gateway sequences must arrive in order, each once, so it counts any sequence skipped or seen
  * twice. The slow one stops polling for a while every few seconds, so that it falls behind, gets lapped and has to
- * recover. Progress is readable from other threads; the result once {@link #join} returned.
+ * recover. Each live tick's latency is taken in the handler itself: the consumer's clock (the same
+ * {@link MonotonicEpochClock} the gateway stamps with) read on entry, minus the tick's receive timestamp (the
+ * ingress's), recorded in an HdrHistogram, every tick, nothing trimmed; a negative difference (clocks that
+ * disagree) is counted, never clamped. Replayed (recovered) ticks and ticks without a receive timestamp are counted
+ * apart, not timed. Between polls the thread idles as {@link Idle} says, on the CPUs it was given.
+ * Progress is readable from other threads; the result once {@link #join} returned.
  */
 public final class DemoConsumer implements Runnable, TickHandler
 {
     private static final int GATEWAY_SEQUENCE_OFFSET = 0;
+    private static final long HIGHEST_LATENCY_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    /** How a consumer's thread waits when a poll found nothing. */
+    public enum Idle
+    {
+        /** Busy-spins: lowest latency, but a whole CPU, shared with whatever else runs there. */
+        SPIN,
+        /** Yields the CPU to any other runnable thread after each empty poll, then polls again. */
+        YIELD,
+        /** Spins, yields, then parks up to 200 us: cheap on a shared host, hundreds of us late after a quiet spell. */
+        BACKOFF;
+
+        /** @return the option's spelling, e.g. {@code spin}. */
+        public String optionName()
+        {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /**
+         * @param name {@code spin}, {@code yield} or {@code backoff}.
+         * @return the idle kind.
+         * @throws IllegalArgumentException for any other name.
+         */
+        public static Idle parse(final String name)
+        {
+            for (final Idle idle : values())
+            {
+                if (idle.optionName().equals(name.toLowerCase(Locale.ROOT)))
+                {
+                    return idle;
+                }
+            }
+            throw new IllegalArgumentException("consumer idle must be spin, yield or backoff, was '" + name + "'");
+        }
+
+        /** @return a new strategy of this kind for one thread. */
+        public IdleStrategy newStrategy()
+        {
+            return switch (this)
+            {
+                case SPIN -> new BusySpinIdleStrategy();
+                case YIELD -> new YieldingIdleStrategy();
+                case BACKOFF -> new BackoffIdleStrategy(100, 10, 1_000, 200_000);
+            };
+        }
+    }
 
     private final Spec spec;
     private final Path shmDir;
     private final String instance;
+    private final Idle idle;
+    private final SortedSet<Integer> cpus;
     private final Thread thread;
+    private final EpochNanoClock clock = new MonotonicEpochClock();
+    private final Histogram latency = new Histogram(HIGHEST_LATENCY_NANOS, 3);
+    private long negative;
+    private long untimed;
     private volatile boolean running = true;
     private volatile boolean connected;
     private volatile long delivered;
@@ -66,24 +132,44 @@ public final class DemoConsumer implements Runnable, TickHandler
      * @param missing     sequences skipped in what it received (must be 0).
      * @param repeated    sequences it received twice or out of order (must be 0).
      * @param counters    the SDK's counters (gaps, recoveries, laps...), null when it never connected.
-     * @param latency     latency of live ticks, from the gateway's receive timestamp to delivery.
+     * @param latency     latency of live ticks, from the ingress's receive timestamp to the handler.
+     * @param negative    live ticks whose handler saw a clock earlier than their receive timestamp (not recorded).
+     * @param untimed     ticks delivered but not timed: replayed by a recovery, or without a receive timestamp.
      * @param error       why it failed, or null.
      */
     public record Result(String name, DeliveryPath path, boolean slow, long delivered, long first, long last,
-        long missing, long repeated, ConsumerCounters counters, Histogram latency, String error)
+        long missing, long repeated, ConsumerCounters counters, Histogram latency, long negative, long untimed,
+        String error)
     {
     }
 
     /**
+     * A consumer that backs off when idle and runs wherever the scheduler puts it.
+     *
      * @param spec     what it is.
      * @param shmDir   the publisher's shm directory.
      * @param instance the publisher's shm instance name.
      */
     public DemoConsumer(final Spec spec, final Path shmDir, final String instance)
     {
+        this(spec, shmDir, instance, Idle.BACKOFF, new TreeSet<>());
+    }
+
+    /**
+     * @param spec     what it is.
+     * @param shmDir   the publisher's shm directory.
+     * @param instance the publisher's shm instance name.
+     * @param idle     how its thread waits between empty polls.
+     * @param cpus     the CPUs its thread may run on; empty: wherever the scheduler puts it.
+     */
+    public DemoConsumer(final Spec spec, final Path shmDir, final String instance, final Idle idle,
+        final SortedSet<Integer> cpus)
+    {
         this.spec = spec;
         this.shmDir = shmDir;
         this.instance = instance;
+        this.idle = idle;
+        this.cpus = new TreeSet<>(cpus);
         this.thread = new Thread(this, "demo-consumer-" + spec.name());
         this.thread.setDaemon(true);
     }
@@ -137,7 +223,7 @@ public final class DemoConsumer implements Runnable, TickHandler
         thread.join(timeoutMillis);
         final Result r = result;
         return null != r ? r : new Result(spec.name(), spec.path(), spec.slow(), delivered, firstSequence,
-            lastSequence, missing, repeated, null, new Histogram(3), "did not stop in time");
+            lastSequence, missing, repeated, null, new Histogram(3), 0, 0, "did not stop in time");
     }
 
     @Override
@@ -148,6 +234,10 @@ public final class DemoConsumer implements Runnable, TickHandler
         String error = null;
         try (EgressTransport transport = new ShmTransport(shm.conclude()))
         {
+            if (!cpus.isEmpty())
+            {
+                ThreadPinning.affinity(cpus);
+            }
             consumer = connect(transport);
             if (null != consumer)
             {
@@ -162,11 +252,9 @@ public final class DemoConsumer implements Runnable, TickHandler
         }
         finally
         {
-            final Histogram latency = new Histogram(3);
             ConsumerCounters counters = null;
             if (null != consumer)
             {
-                latency.add(consumer.latency());
                 counters = consumer.counters();
                 consumer.close();
             }
@@ -175,7 +263,7 @@ public final class DemoConsumer implements Runnable, TickHandler
                 error = "never connected";
             }
             result = new Result(spec.name(), spec.path(), spec.slow(), delivered, firstSequence, lastSequence,
-                missing, repeated, counters, latency, error);
+                missing, repeated, counters, latency.copy(), negative, untimed, error);
         }
     }
 
@@ -208,7 +296,7 @@ public final class DemoConsumer implements Runnable, TickHandler
 
     private void poll(final EgressConsumer consumer)
     {
-        final IdleStrategy idle = new BackoffIdleStrategy(100, 10, 1_000, 200_000);
+        final IdleStrategy idle = this.idle.newStrategy();
         final long start = System.nanoTime();
         while (running && !consumer.isRejected())
         {
@@ -231,6 +319,7 @@ public final class DemoConsumer implements Runnable, TickHandler
     @Override
     public void onTick(final DirectBuffer buffer, final int offset)
     {
+        time(clock.nanoTime(), buffer, offset);
         final long sequence = buffer.getLong(offset + GATEWAY_SEQUENCE_OFFSET, ByteOrder.LITTLE_ENDIAN);
         final long last = lastSequence;
         if (0 == firstSequence)
@@ -248,5 +337,45 @@ public final class DemoConsumer implements Runnable, TickHandler
         }
         lastSequence = sequence;
         delivered = delivered + 1;
+    }
+
+    /**
+     * Records one tick's latency from its receive timestamp to {@code nowNanos}; counts it apart when it is replayed,
+     * has no receive timestamp, or would be negative.
+     */
+    void time(final long nowNanos, final DirectBuffer buffer, final int offset)
+    {
+        final long received = buffer.getLong(offset + TickLayout.RECEIVE_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        if (received <= 0 || (buffer.getShort(offset + TickLayout.FLAGS_OFFSET, ByteOrder.LITTLE_ENDIAN) &
+            TickLayout.REPLAYED_FLAG) != 0)
+        {
+            untimed++;
+            return;
+        }
+        final long nanos = nowNanos - received;
+        if (nanos < 0)
+        {
+            negative++;
+            return;
+        }
+        latency.recordValue(Math.min(HIGHEST_LATENCY_NANOS, nanos));
+    }
+
+    /** @return the latency recorded so far; for tests, on the consumer's thread or after {@link #join}. */
+    Histogram latency()
+    {
+        return latency;
+    }
+
+    /** @return live ticks with a negative latency so far; same threading as {@link #latency()}. */
+    long negative()
+    {
+        return negative;
+    }
+
+    /** @return ticks not timed so far; same threading as {@link #latency()}. */
+    long untimed()
+    {
+        return untimed;
     }
 }

@@ -17,9 +17,12 @@ import java.util.Map;
  * The summary at the end of a demo run, as text or one JSON object: what the simulator sent (and the loss it
  * injected), what the gateway did with it (gaps opened, filled, lost; ticks journaled and published), what each
  * consumer received and whether it received every sequence exactly once, and latency percentiles per stage and
- * from ingress receive to consumer. Built once, on one thread.
+ * from ingress receive to consumer (in microseconds in the text, nanoseconds in the JSON), with the samples each
+ * stage found negative (clocks that disagree: counted, never recorded as zero). Built once, on one thread.
  *
  * @param mode       how the lines were received.
+ * @param map        where the gateway's agents ran.
+ * @param idle       how the consumers waited between empty polls.
  * @param seconds    the requested duration.
  * @param rate       the requested message rate.
  * @param elapsedMs  wall-clock time of the whole run.
@@ -31,7 +34,7 @@ import java.util.Map;
  * @param journalDir the journal left behind.
  * @param problems   what went wrong (empty on a clean run).
  */
-public record DemoSummary(IngressMode mode, long seconds, long rate, long elapsedMs, long sendMs, JsonNode sim,
+public record DemoSummary(IngressMode mode, DemoConfig.CoreMap map, DemoConsumer.Idle idle, long seconds, long rate, long elapsedMs, long sendMs, JsonNode sim,
     Map<String, Long> counters, List<DemoConsumer.Result> consumers, List<LatencySeries> stages, Path journalDir,
     List<String> problems)
 {
@@ -69,6 +72,8 @@ public record DemoSummary(IngressMode mode, long seconds, long rate, long elapse
         final Map<String, Object> root = new LinkedHashMap<>();
         root.put("ingress", mode.name().toLowerCase(Locale.ROOT));
         root.put("ingressDescription", mode.description());
+        root.put("map", map.optionName());
+        root.put("consumerIdle", idle.optionName());
         root.put("durationSeconds", seconds);
         root.put("rate", rate);
         root.put("elapsedMillis", elapsedMs);
@@ -105,12 +110,16 @@ public record DemoSummary(IngressMode mode, long seconds, long rate, long elapse
         final Map<String, Object> latency = new LinkedHashMap<>();
         for (final LatencySeries stage : stages)
         {
-            latency.put(stage.name(), percentiles(stage.histogram()));
+            final Map<String, Long> p = percentiles(stage.histogram());
+            p.put("negative", stageNegative(stage.name()));
+            latency.put(stage.name(), p);
         }
         final Histogram endToEnd = endToEnd();
         if (endToEnd.getTotalCount() > 0)
         {
-            latency.put("ingress_to_consumer", percentiles(endToEnd));
+            final Map<String, Long> p = percentiles(endToEnd);
+            p.put("negative", endToEndNegative());
+            latency.put("ingress_to_consumer", p);
         }
         root.put("latencyNanos", latency);
         root.put("journal", journalDir.toAbsolutePath().toString());
@@ -144,6 +153,8 @@ public record DemoSummary(IngressMode mode, long seconds, long rate, long elapse
             json.put("laps", c.counters().laps());
         }
         json.put("latencyNanos", percentiles(c.latency()));
+        json.put("latencyNegative", c.negative());
+        json.put("untimed", c.untimed());
         json.put("error", c.error());
         return json;
     }
@@ -154,6 +165,18 @@ public record DemoSummary(IngressMode mode, long seconds, long rate, long elapse
         final Histogram total = new Histogram(3);
         consumers.stream().filter(c -> !c.slow()).forEach(c -> total.add(c.latency()));
         return total;
+    }
+
+    /** @return the fast consumers' ticks whose latency came out negative (not recorded). */
+    public long endToEndNegative()
+    {
+        return consumers.stream().filter(c -> !c.slow()).mapToLong(DemoConsumer.Result::negative).sum();
+    }
+
+    /** @return the samples the stage found negative ({@code latency.<stage>.negative}), -1 when not counted. */
+    public long stageNegative(final String stage)
+    {
+        return counters.getOrDefault("latency." + stage + ".negative", -1L);
     }
 
     private static Map<String, Long> percentiles(final Histogram h)
@@ -173,6 +196,8 @@ public record DemoSummary(IngressMode mode, long seconds, long rate, long elapse
         final StringBuilder out = new StringBuilder(2048);
         out.append(String.format(Locale.ROOT, "mdgate demo: %s, %d s at %,d msg/s, took %.1f s%n",
             mode.description(), seconds, rate, elapsedMs / 1e3));
+        out.append(String.format(Locale.ROOT, "  core map: %s; consumers idle by %s%n", map.optionName(),
+            idle.optionName()));
         if (null != sim)
         {
             out.append(String.format(Locale.ROOT,
@@ -203,13 +228,13 @@ public record DemoSummary(IngressMode mode, long seconds, long rate, long elapse
             }
             out.append(null == c.error() ? "" : " (" + c.error() + ")").append(System.lineSeparator());
         }
-        out.append("  latency (us)            samples        p50        p99      p99.9        max")
+        out.append("  latency (us)            samples        p50        p99      p99.9        max   negative")
             .append(System.lineSeparator());
         for (final LatencySeries stage : stages)
         {
-            latencyLine(out, stage.name(), stage.histogram());
+            latencyLine(out, stage.name(), stage.histogram(), stageNegative(stage.name()));
         }
-        latencyLine(out, "ingress_to_consumer", endToEnd());
+        latencyLine(out, "ingress_to_consumer", endToEnd(), endToEndNegative());
         out.append("  journal: ").append(journalDir.toAbsolutePath()).append(" (mdgate replay --journal ")
             .append(journalDir).append(")").append(System.lineSeparator());
         if (problems.isEmpty())
@@ -224,7 +249,8 @@ public record DemoSummary(IngressMode mode, long seconds, long rate, long elapse
         return out.toString();
     }
 
-    private static void latencyLine(final StringBuilder out, final String name, final Histogram h)
+    private static void latencyLine(final StringBuilder out, final String name, final Histogram h,
+        final long negative)
     {
         out.append(String.format(Locale.ROOT, "    %-20s %10d", name, h.getTotalCount()));
         if (h.getTotalCount() > 0)
@@ -232,6 +258,11 @@ public record DemoSummary(IngressMode mode, long seconds, long rate, long elapse
             out.append(String.format(Locale.ROOT, " %10.1f %10.1f %10.1f %10.1f", h.getValueAtPercentile(50) / 1e3,
                 h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3));
         }
+        else
+        {
+            out.append(String.format(Locale.ROOT, " %10s %10s %10s %10s", "-", "-", "-", "-"));
+        }
+        out.append(String.format(Locale.ROOT, " %10s", negative < 0 ? "-" : Long.toString(negative)));
         out.append(System.lineSeparator());
     }
 }

@@ -19,7 +19,11 @@ class DemoCommandTest
         "--duration|2|--duration must be 5..3600",
         "--rate|10|--rate must be 100..5000000",
         "--loss|0.5|--loss must be 0..0.1",
-        "--ingress|xdp|--ingress must be auto, dpdk or socket" })
+        "--ingress|xdp|--ingress must be auto, dpdk or socket",
+        "--map|one-core|--map must be run-to-completion or pipeline",
+        "--consumers|0|--consumers must be 1..4",
+        "--consumers|5|--consumers must be 1..4",
+        "--consumer-idle|park|--consumer-idle must be spin, yield or backoff" })
     void shouldRefuseBadArgumentsBeforeStartingAnything(final String option, final String value, final String message)
     {
         final StringWriter err = new StringWriter();
@@ -40,5 +44,14 @@ class DemoCommandTest
         assertTrue(DemoConsumer.stalled(4_400_000_000L));
         assertFalse(DemoConsumer.stalled(4_600_000_000L), "polls again after 1.5 s");
         assertTrue(DemoConsumer.stalled(9_200_000_000L), "stalls again 6 s later");
+    }
+
+    @Test
+    void shouldNotCallARunDrainedBeforeTheGatewayTookTheEndOfTheSessionHoweverQuietItWas()
+    {
+        assertFalse(DemoCommand.drained(0, 1_043_022, 1_043_022, 5_000), "ticks may still come: gaps not settled");
+        assertFalse(DemoCommand.drained(1, 1_043_140, 1_043_022, 5_000), "a consumer is behind");
+        assertFalse(DemoCommand.drained(1, 1_043_140, 1_043_140, 900), "not quiet for a second yet");
+        assertTrue(DemoCommand.drained(1, 1_043_140, 1_043_140, 1_000));
     }
 }

@@ -30,7 +30,8 @@ class DemoSummaryTest
         counters.put("feed.gaps.lost", 0L);
         final JsonNode sim = new ObjectMapper().readTree("{\"messages\":900,\"packets\":{\"A\":500,\"B\":501}," +
             "\"faults\":{\"A\":{\"lost\":5},\"B\":{\"lost\":6}},\"retransmit\":{\"answered\":3}}");
-        final DemoSummary summary = new DemoSummary(IngressMode.NETNS_DPDK, 20, 20_000, 30_000, 10_000, sim, counters,
+        final DemoSummary summary = new DemoSummary(IngressMode.NETNS_DPDK,
+            DemoConfig.CoreMap.RUN_TO_COMPLETION, DemoConsumer.Idle.YIELD, 20, 20_000, 30_000, 10_000, sim, counters,
             List.of(result("fast1", false, 10_000), result("slow", true, 50_000)),
             List.of(new LatencySeries("ingress_to_session", histogram(2_000), 1)), Path.of("/tmp/j"), List.of());
 
@@ -49,12 +50,39 @@ class DemoSummaryTest
         assertEquals(2_000, json.path("latencyNanos").path("ingress_to_session").path("p50").asLong(), 2);
         assertEquals(10_000, json.path("latencyNanos").path("ingress_to_consumer").path("p99").asLong(), 10,
             "end to end from the fast consumers only, not the slow one's 50 us");
+        assertEquals("run-to-completion", json.path("map").asText());
+        assertEquals("yield", json.path("consumerIdle").asText());
+    }
+
+    @Test
+    void shouldShowEachStageInMicrosecondsWithTheSamplesItFoundNegative() throws Exception
+    {
+        final Map<String, Long> counters = new LinkedHashMap<>();
+        counters.put("latency.ingress_to_session.negative", 3L);
+        counters.put("latency.ingress_to_egress.negative", 0L);
+        final DemoSummary summary = new DemoSummary(IngressMode.NETNS_DPDK, DemoConfig.CoreMap.PIPELINE,
+            DemoConsumer.Idle.SPIN, 20, 100_000, 30_000, 10_000, null, counters,
+            List.of(result("fast1", false, 9_000), result("slow", true, 50_000)),
+            List.of(new LatencySeries("ingress_to_session", histogram(2_500), 1),
+                new LatencySeries("ingress_to_egress", histogram(4_000), 1)), Path.of("/tmp/j"), List.of());
+
+        final String text = summary.toText();
+        final JsonNode json = new ObjectMapper().readTree(summary.toJson());
+
+        assertTrue(text.contains("core map: pipeline; consumers idle by spin"), text);
+        assertTrue(text.matches("(?s).*ingress_to_session +100 +2\\.5 +2\\.5 +2\\.5 +2\\.5 +3\\R.*"), text);
+        assertTrue(text.matches("(?s).*ingress_to_egress +100 +4\\.0 +4\\.0 +4\\.0 +4\\.0 +0\\R.*"), text);
+        assertTrue(text.matches("(?s).*ingress_to_consumer +100 +9\\.0 +9\\.0 +9\\.0 +9\\.0 +2\\R.*"), text);
+        assertEquals(3, json.path("latencyNanos").path("ingress_to_session").path("negative").asLong());
+        assertEquals(2, json.path("latencyNanos").path("ingress_to_consumer").path("negative").asLong(),
+            "the fast consumer's 2, not the slow one's 5");
     }
 
     @Test
     void shouldListProblemsInTheTextAndClearJsonVerdict() throws Exception
     {
-        final DemoSummary summary = new DemoSummary(IngressMode.LOOPBACK_SOCKET, 5, 100, 1, 1, null, Map.of(),
+        final DemoSummary summary = new DemoSummary(IngressMode.LOOPBACK_SOCKET,
+            DemoConfig.CoreMap.PIPELINE, DemoConsumer.Idle.BACKOFF, 5, 100, 1, 1, null, Map.of(),
             List.of(), List.of(), Path.of("j"), List.of("3 gaps were declared lost"));
 
         assertTrue(summary.toText().contains("PROBLEM: 3 gaps were declared lost"), summary.toText());
@@ -65,7 +93,7 @@ class DemoSummaryTest
     private static DemoConsumer.Result result(final String name, final boolean slow, final long latencyNanos)
     {
         return new DemoConsumer.Result(name, DeliveryPath.RING, slow, 1_000, 1, 1_000, 0, 0, null,
-            histogram(latencyNanos), null);
+            histogram(latencyNanos), slow ? 5 : 2, 0, null);
     }
 
     private static Histogram histogram(final long value)
