@@ -22,40 +22,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the feed, a real new session must, and with a configured session nothing else is ever accepted.
  */
 @Timeout(30)
-class FeedSessionAcceptanceTest
+class FeedSessionAcceptanceTest extends FeedSessionFixture
 {
     private static final long MICROS = 1_000L;
-    private static final long MILLIS = 1_000_000L;
     private static final String NEXT = "NEXTSESS01";
     /** {@link io.mdgate.core.capture.CaptureFixtures#SESSION} with one bit flipped in its last character. */
     private static final String FLIPPED = "000010059C";
 
-    private final SessionOutput output = new SessionOutput();
-    private final RecordingSessionListener events = new RecordingSessionListener();
-    private final FakeRequester requester = new FakeRequester();
-    private long now = 1_000 * MILLIS;
-    private FeedSession session;
 
     private FeedSession.Context context()
     {
-        return new FeedSession.Context()
-            .messageHandler(output)
-            .gapHandler(output)
-            .listener(events)
-            .requester(requester)
-            .staleLineNanos(10_000 * MILLIS);
+        return context(10_000 * MILLIS);
     }
 
-    private void start(final FeedSession.Context context)
-    {
-        session = new FeedSession(context);
-        session.doWork(now);
-    }
-
-    private void send(final int line, final byte[] packet)
-    {
-        session.onPacket(line, new UnsafeBuffer(packet), 0, packet.length, now);
-    }
 
     private void data(final int line, final String name, final long sequence, final int count)
     {

@@ -22,39 +22,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * gap is asked for at most a budget of messages before it is declared lost.
  */
 @Timeout(30)
-class FeedSessionBoundsTest
+class FeedSessionBoundsTest extends FeedSessionFixture
 {
     private static final long MICROS = 1_000L;
-    private static final long MILLIS = 1_000_000L;
     private static final long FAR = 1L << 40;
 
-    private final SessionOutput output = new SessionOutput();
-    private final RecordingSessionListener events = new RecordingSessionListener();
-    private final FakeRequester requester = new FakeRequester();
-    private long now = 1_000 * MILLIS;
-    private FeedSession session;
 
     private FeedSession.Context context()
     {
-        return new FeedSession.Context()
-            .messageHandler(output)
-            .gapHandler(output)
-            .listener(events)
-            .requester(requester)
-            .session(SESSION)
-            .staleLineNanos(10_000 * MILLIS);
+        return context(10_000 * MILLIS).session(SESSION);
     }
 
-    private void start(final FeedSession.Context context)
-    {
-        session = new FeedSession(context);
-        session.doWork(now);
-    }
-
-    private void send(final int line, final byte[] packet)
-    {
-        session.onPacket(line, new UnsafeBuffer(packet), 0, packet.length, now);
-    }
 
     private void data(final int line, final long sequence, final int count)
     {

@@ -25,40 +25,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * different real packets, far-ahead copies of different packets) match neither, however many lines they come on.
  */
 @Timeout(60)
-class FeedSessionCorroborationTest
+class FeedSessionCorroborationTest extends FeedSessionFixture
 {
     private static final long MICROS = 1_000L;
-    private static final long MILLIS = 1_000_000L;
     private static final long SECONDS = 1_000_000_000L;
     private static final long FAR = 1L << 40;
     private static final String NEXT = "NEXTSESS01";
 
-    private final SessionOutput output = new SessionOutput();
-    private final RecordingSessionListener events = new RecordingSessionListener();
-    private final FakeRequester requester = new FakeRequester().answerLimit(128);
-    private long now = 1_000 * MILLIS;
-    private FeedSession session;
+    {
+        requester.answerLimit(128);
+    }
 
     private FeedSession.Context context()
     {
-        return new FeedSession.Context()
-            .messageHandler(output)
-            .gapHandler(output)
-            .listener(events)
-            .requester(requester)
-            .staleLineNanos(10 * SECONDS);
+        return context(10 * SECONDS);
     }
 
-    private void start(final FeedSession.Context context)
-    {
-        session = new FeedSession(context);
-        session.doWork(now);
-    }
-
-    private void send(final int line, final byte[] packet)
-    {
-        session.onPacket(line, new UnsafeBuffer(packet), 0, packet.length, now);
-    }
 
     private void advance(final long nanos)
     {
