@@ -2,21 +2,24 @@ package io.mdgate.app.run;
 
 import io.mdgate.core.feed.FeedLines;
 import io.mdgate.core.feed.FeedSessionListener;
+import io.mdgate.egress.PeerText;
 import org.agrona.DirectBuffer;
 
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Says on the gateway's stderr, once each, what an operator must know of the feed session: the session it took,
  * each change with both names, the end of session, a line gone stale and back. Session names come from the wire, so
- * every byte that is not printable ASCII is shown escaped. These are rare events (a handful a day), so printing on
- * the session's thread costs nothing that matters; gaps are counted, not logged.
+ * they are escaped as every peer-supplied text is ({@link PeerText}). These are rare events (a handful a day), so
+ * printing on the session's thread costs nothing that matters; gaps are counted, not logged.
  * <p>
  * Threading: the session agent's thread.
  */
 final class FeedEventLog implements FeedSessionListener
 {
     private static final String[] LINES = { "A", "B" };
+    private static final int SESSION_NAME_LENGTH = 10;
 
     private final PrintStream out;
 
@@ -65,22 +68,11 @@ final class FeedEventLog implements FeedSessionListener
         return line >= FeedLines.A && line <= FeedLines.B ? LINES[line] : Integer.toString(line);
     }
 
-    /** @return the 10-byte name in quotes, each byte outside printable ASCII as \xNN. */
+    /** @return the 10-byte name in quotes, escaped as every peer-supplied text is ({@link PeerText}). */
     static String name(final DirectBuffer buffer, final int offset)
     {
-        final StringBuilder text = new StringBuilder(16).append('\'');
-        for (int i = 0; i < 10; i++)
-        {
-            final int b = buffer.getByte(offset + i) & 0xFF;
-            if (b >= 0x20 && b < 0x7F && b != '\\' && b != '\'')
-            {
-                text.append((char)b);
-            }
-            else
-            {
-                text.append(String.format("\\x%02x", b));
-            }
-        }
-        return text.append('\'').toString();
+        final byte[] bytes = new byte[SESSION_NAME_LENGTH];
+        buffer.getBytes(offset, bytes);
+        return "'" + PeerText.sanitize(new String(bytes, StandardCharsets.ISO_8859_1)) + "'";
     }
 }
