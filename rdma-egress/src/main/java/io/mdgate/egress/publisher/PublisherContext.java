@@ -34,7 +34,12 @@ public final class PublisherContext
     public static final long DEFAULT_HEARTBEAT_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     public static final long DEFAULT_HEARTBEAT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
     public static final long DEFAULT_CONTROL_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    public static final long DEFAULT_HELLO_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * Five seconds: a verbs connection is handed over as soon as RDMA-CM accepts it, and its HELLO can take longer
+     * than a second to follow on a slow host (the emulated Soft-RoCE guest). The shm server screens its connections
+     * on its own thread with its own, shorter timeout before handing them over.
+     */
+    public static final long DEFAULT_HELLO_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
     public static final int DEFAULT_MAX_PENDING_CONNECTIONS = 64;
     public static final int DEFAULT_RECOVERY_TICKS_PER_CYCLE = 1024;
     public static final long DEFAULT_RECOVERY_TICKS_PER_SECOND = 2_000_000;
