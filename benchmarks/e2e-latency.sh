@@ -19,8 +19,12 @@
 # (/proc/<tid>/schedstat; a busy-spinning thread is always runnable, the rest went to other work). A second table gives
 # the per-stage figures of each demo step (and the negative-sample counters). Results go to OUT.
 #
+# The simulator sleeps between packets (`sim --pacing sleep`, as the demo runs it) and puts WINDOW_US of exchange time
+# into a packet: its sends are the costliest work on the consumer's CPU (each datagram goes through the kernel twice,
+# once per line), so the window sets how much of that CPU the consumer keeps.
+#
 # Environment: RATES (default "10000 100000 500000"), STEP_SECONDS (default 10), IDLE (spin|yield|backoff, default
-# yield), MAPS (default "run-to-completion pipeline"), OUT (default docs/bench/e2e-latency).
+# yield), MAPS (default "run-to-completion pipeline"), WINDOW_US (default 10), OUT (default docs/bench/e2e-latency).
 set -euo pipefail
 
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
@@ -29,6 +33,7 @@ rates=(${RATES:-10000 100000 500000})
 maps=(${MAPS:-run-to-completion pipeline})
 step_seconds=${STEP_SECONDS:-10}
 idle=${IDLE:-yield}
+window_us=${WINDOW_US:-10}
 out=${OUT:-$root/docs/bench/e2e-latency}
 floor_jar="$root/benchmarks/target/benchmarks.jar"
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
@@ -41,6 +46,7 @@ command -v jq >/dev/null || { echo "e2e-latency: 'jq' is missing (apt-get instal
 case $idle in spin | yield | backoff) ;; *)
     echo "e2e-latency: IDLE must be spin, yield or backoff, was '$idle'" >&2; exit 2 ;;
 esac
+[[ $window_us =~ ^[0-9]+$ ]] || { echo "e2e-latency: WINDOW_US must be a whole number of microseconds, was '$window_us'" >&2; exit 2; }
 [[ -f $floor_jar ]] || { echo "e2e-latency: $floor_jar is missing; build it first (make bench-latency does)" >&2; exit 2; }
 
 work=$(mktemp -d /tmp/mdgate-e2e-latency.XXXXXX)
@@ -57,9 +63,9 @@ last_cpu=$(awk -F'[-,]' '{print $NF}' /sys/devices/system/cpu/online)
     grep -m1 'model name' /proc/cpuinfo || true
     "$java" -version 2>&1 | head -1
     echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "steps: ${rates[*]} msg/s x (${maps[*]} floor), $step_seconds s each, no injected loss, consumer idle $idle"
+    echo "steps: ${rates[*]} msg/s x (${maps[*]} floor), $step_seconds s each, no injected loss, consumer idle $idle, packet window $window_us us"
     echo "gateway CPU $last_cpu; consumer, simulator (and the floor's receiver) CPU(s) other than $last_cpu"
-    echo "command: RATES=\"${rates[*]}\" STEP_SECONDS=$step_seconds IDLE=$idle benchmarks/e2e-latency.sh"
+    echo "command: RATES=\"${rates[*]}\" STEP_SECONDS=$step_seconds IDLE=$idle WINDOW_US=$window_us benchmarks/e2e-latency.sh"
 } | tee "$out/machine.txt"
 
 # Every second while a demo step runs: the run and run-queue wait times (ns, /proc/<tid>/schedstat) of the gateway's
@@ -121,7 +127,7 @@ for rate in "${rates[@]}"; do
         json="$out/$map-$rate.json"
         set +e
         "$mdgate" demo --json --no-dashboard --loss 0 --duration "$step_seconds" --rate "$rate" --map "$map" \
-            --consumers 1 --consumer-idle "$idle" --dir "$dir" >"$json" 2>"$work/$map-$rate.err" &
+            --consumers 1 --consumer-idle "$idle" --packet-window-us "$window_us" --dir "$dir" >"$json" 2>"$work/$map-$rate.err" &
         demo_pid=$!
         sample_threads "$dir" "$demo_pid" >"$work/$map-$rate.sched" &
         sampler_pid=$!

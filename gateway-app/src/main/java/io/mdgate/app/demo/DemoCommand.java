@@ -120,6 +120,11 @@ public final class DemoCommand implements Callable<Integer>
             "yields, then parks up to 200 us, which adds that much latency after a quiet spell).")
     String consumerIdle;
 
+    @Option(names = "--packet-window-us", paramLabel = "US", defaultValue = "10",
+        description = "The simulator puts the messages of this much exchange time into one packet (default " +
+            "${DEFAULT-VALUE}; larger windows mean fewer, fuller packets).")
+    long packetWindowMicros;
+
     @Option(names = "--json", description = "Print the summary as one JSON object (the dashboard goes to stderr).")
     boolean json;
 
@@ -245,6 +250,11 @@ public final class DemoCommand implements Callable<Integer>
             throw new ParameterException(spec.commandLine(), "--consumers must be 1.." + CONSUMER_KINDS.length +
                 ", was " + consumerCount);
         }
+        if (packetWindowMicros < 0 || packetWindowMicros > 1_000_000)
+        {
+            throw new ParameterException(spec.commandLine(), "--packet-window-us must be 0 to 1000000 us, was " +
+                packetWindowMicros);
+        }
         try
         {
             DemoConsumer.Idle.parse(consumerIdle);
@@ -333,6 +343,8 @@ public final class DemoCommand implements Callable<Integer>
             "--loss-b", Double.toString(loss),
             "--loss-burst", "3",
             "--max-idle-ms", "20",
+            "--packet-window-us", Long.toString(packetWindowMicros),
+            "--pacing", "sleep",
             "--serve-retransmits", Integer.toString(RETRANSMIT_PORT),
             "--retransmit-address", mode.namespaces() ? DemoNetwork.EXCHANGE_ADDRESS : "127.0.0.1",
             "--linger-ms", Long.toString(SIM_LINGER_MS),

@@ -20,13 +20,15 @@ import java.util.function.IntSupplier;
  * configured TTL (1 by default: the groups stay on the local segment) and multicast loopback on, so receivers
  * on the same host hear it. Packets are paced to their exchange timestamps: the wall-clock gap between two sends
  * is the gap between their timestamps, with idle stretches (the pre-open, heartbeat-only times) cut to at most
- * {@code maxIdleNanos}. While waiting it runs the idle work (the re-request server). A send that fails is
- * counted, never thrown. Not thread-safe.
+ * {@code maxIdleNanos}. While waiting it runs the idle work (the re-request server), spinning or sleeping as its
+ * {@link SimulatorSettings.Pacing} says. A send that fails is counted, never thrown. Not thread-safe.
  */
 public final class MulticastPacketOutput implements PacketOutput
 {
     private static final long PARK_THRESHOLD_NANOS = 200_000;
     private static final long PARK_MARGIN_NANOS = 100_000;
+    private static final long LONGEST_PARK_NANOS = 1_000_000;
+    private static final long SLEEPING_TIMER_SLACK_NANOS = 1_000;
 
     private final DatagramChannel channel;
     private final String interfaceName;
@@ -36,6 +38,7 @@ public final class MulticastPacketOutput implements PacketOutput
     private final UnsafeBuffer datagramView = new UnsafeBuffer(datagram);
     private final long maxIdleNanos;
     private final IntSupplier idleWork;
+    private final SimulatorSettings.Pacing pacing;
     private long lastTimestamp = -1;
     private long wallTarget;
     private long datagramsSent;
@@ -48,6 +51,7 @@ public final class MulticastPacketOutput implements PacketOutput
      * @param groupB        line B's multicast group and port.
      * @param ttl           IP time to live, 0 to 255.
      * @param maxIdleNanos  longest wall-clock wait between two packets.
+     * @param pacing        how to wait for a packet's time.
      * @param idleWork      run while waiting for a send time; returns work done.
      * @throws IllegalArgumentException when the interface does not exist or cannot send multicast.
      */
@@ -57,8 +61,10 @@ public final class MulticastPacketOutput implements PacketOutput
         final UdpAddress groupB,
         final int ttl,
         final long maxIdleNanos,
+        final SimulatorSettings.Pacing pacing,
         final IntSupplier idleWork)
     {
+        this.pacing = pacing;
         this.interfaceName = interfaceName;
         this.groupAddresses = new UdpAddress[] { groupA, groupB };
         this.groups = new InetSocketAddress[] { groupA.socketAddress(), groupB.socketAddress() };
@@ -129,6 +135,15 @@ public final class MulticastPacketOutput implements PacketOutput
     {
         if (lastTimestamp < 0)
         {
+            if (pacing == SimulatorSettings.Pacing.SLEEP)
+            {
+                final String refused = TimerSlack.set(SLEEPING_TIMER_SLACK_NANOS);
+                if (null != refused)
+                {
+                    System.err.println("sim: sleep pacing keeps the default timer slack (packets may go up to " +
+                        "50 us late): " + refused);
+                }
+            }
             wallTarget = System.nanoTime();
         }
         else
@@ -136,6 +151,11 @@ public final class MulticastPacketOutput implements PacketOutput
             wallTarget += Math.min(Math.max(0, timestamp - lastTimestamp), maxIdleNanos);
         }
         lastTimestamp = timestamp;
+        if (pacing == SimulatorSettings.Pacing.SLEEP)
+        {
+            sleepUntilTarget();
+            return;
+        }
         long remaining;
         while ((remaining = wallTarget - System.nanoTime()) > 0)
         {
@@ -145,12 +165,26 @@ public final class MulticastPacketOutput implements PacketOutput
             }
             if (remaining > PARK_THRESHOLD_NANOS)
             {
-                LockSupport.parkNanos(Math.min(remaining - PARK_MARGIN_NANOS, 1_000_000));
+                LockSupport.parkNanos(Math.min(remaining - PARK_MARGIN_NANOS, LONGEST_PARK_NANOS));
             }
             else
             {
                 Thread.onSpinWait();
             }
+        }
+    }
+
+    /** One poll of the idle work per wake-up, then parks for what is left (at most 1 ms at a time). */
+    private void sleepUntilTarget()
+    {
+        long remaining;
+        while ((remaining = wallTarget - System.nanoTime()) > 0)
+        {
+            if (idleWork.getAsInt() > 0)
+            {
+                continue;
+            }
+            LockSupport.parkNanos(Math.min(remaining, LONGEST_PARK_NANOS));
         }
     }
 

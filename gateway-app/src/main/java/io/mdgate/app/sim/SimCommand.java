@@ -147,6 +147,11 @@ public final class SimCommand implements Callable<Integer>
         description = "Longest wall-clock pause between live packets; longer idle times are cut (default ${DEFAULT-VALUE}).")
     long maxIdleMillis;
 
+    @Option(names = "--pacing", paramLabel = "spin|sleep", defaultValue = "spin",
+        description = "How --send waits for a packet's time: spin (default: within a microsecond, keeps a CPU busy) " +
+            "or sleep (parks the whole wait, within some microseconds, leaves the CPU to others between packets).")
+    String pacingName;
+
     @Option(names = "--serve-retransmits", paramLabel = "PORT",
         description = "Answer MoldUDP64 re-requests on this UDP port (0 picks a free one).")
     Integer retransmitPort;
@@ -251,6 +256,10 @@ public final class SimCommand implements Callable<Integer>
         check(heartbeatMillis >= 1, "--heartbeat-ms must be at least 1, was " + heartbeatMillis);
         check(ttl >= 0 && ttl <= 255, "--ttl must be 0 to 255, was " + ttl);
         check(maxIdleMillis >= 0, "--max-idle-ms must be 0 or more, was " + maxIdleMillis);
+        check("spin".equals(pacingName) || "sleep".equals(pacingName),
+            "--pacing must be spin or sleep, was '" + pacingName + "'");
+        final SimulatorSettings.Pacing pacing = "sleep".equals(pacingName) ?
+            SimulatorSettings.Pacing.SLEEP : SimulatorSettings.Pacing.SPIN;
         check(lingerMillis >= 0, "--linger-ms must be 0 or more, was " + lingerMillis);
         check(null == retransmitPort || (retransmitPort >= 0 && retransmitPort <= 65_535),
             "--serve-retransmits needs a UDP port from 0 to 65535, was " + retransmitPort);
@@ -298,7 +307,7 @@ public final class SimCommand implements Callable<Integer>
         return new SimulatorSettings(simulation(), session, output, null != pcap ? pcap : itch, sendInterface, a, b,
             address("--source", source), mtu, messagesPerPacket, TimeUnit.MICROSECONDS.toNanos(packetWindowMicros),
             TimeUnit.MILLISECONDS.toNanos(heartbeatMillis), faultsA, faultsB, ttl,
-            TimeUnit.MILLISECONDS.toNanos(maxIdleMillis), null == retransmitPort ? -1 : retransmitPort,
+            TimeUnit.MILLISECONDS.toNanos(maxIdleMillis), pacing, null == retransmitPort ? -1 : retransmitPort,
             retransmitAddress, answerLimit, retransmitWindow, TimeUnit.MILLISECONDS.toNanos(lingerMillis),
             sessionChangeAt, secondSession, Math.round(lagBMillis * 1_000_000), injected);
     }

@@ -208,7 +208,7 @@ public final class SimulationRun
                     settings.source(), settings.groupA(), settings.groupB());
             case SEND:
                 return new MulticastPacketOutput(settings.interfaceName(), settings.groupA(), settings.groupB(),
-                    settings.ttl(), settings.maxIdleNanos(), null == server ? () -> 0 : server::poll);
+                    settings.ttl(), settings.maxIdleNanos(), settings.pacing(), null == server ? () -> 0 : server::poll);
             default:
                 return new DiscardPacketOutput();
         }

@@ -25,6 +25,7 @@ import java.nio.file.Path;
  * @param faultsB           faults on line B.
  * @param ttl               multicast TTL for live sending.
  * @param maxIdleNanos      longest wall-clock wait between two live packets.
+ * @param pacing            how live sending waits for a packet's send time.
  * @param retransmitPort    port of the re-request server; -1 for none, 0 for any free port.
  * @param retransmitAddress address the re-request server listens on.
  * @param answerLimit       most messages in one re-request answer.
@@ -52,6 +53,7 @@ public record SimulatorSettings(
     FaultConfig faultsB,
     int ttl,
     long maxIdleNanos,
+    Pacing pacing,
     int retransmitPort,
     String retransmitAddress,
     int answerLimit,
@@ -62,6 +64,22 @@ public record SimulatorSettings(
     long lagBNanos,
     InjectedPackets injected)
 {
+    /** How live sending waits for the next packet's send time. */
+    public enum Pacing
+    {
+        /**
+         * Parks while more than 200 us remain, then spins and polls the re-request server until the time: sends land
+         * within a microsecond of their time, and the sending thread keeps a CPU busy.
+         */
+        SPIN,
+        /**
+         * Parks for the whole wait (with the thread's timer slack cut to 1 us) and polls the re-request server once
+         * per wake-up: sends land within some microseconds of their time, packets that fall due together go
+         * back to back, and the CPU is free between them for whatever shares it (a consumer, on a small host).
+         */
+        SLEEP
+    }
+
     /** Where a run's output goes. */
     public enum Output
     {

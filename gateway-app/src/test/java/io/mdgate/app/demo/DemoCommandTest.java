@@ -23,7 +23,8 @@ class DemoCommandTest
         "--map|one-core|--map must be run-to-completion or pipeline",
         "--consumers|0|--consumers must be 1..4",
         "--consumers|5|--consumers must be 1..4",
-        "--consumer-idle|park|--consumer-idle must be spin, yield or backoff" })
+        "--consumer-idle|park|--consumer-idle must be spin, yield or backoff",
+        "--packet-window-us|-1|--packet-window-us must be 0 to 1000000 us" })
     void shouldRefuseBadArgumentsBeforeStartingAnything(final String option, final String value, final String message)
     {
         final StringWriter err = new StringWriter();

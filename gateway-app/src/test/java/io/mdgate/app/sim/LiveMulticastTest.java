@@ -5,8 +5,9 @@ import io.mdgate.core.sim.ItchSessionGenerator;
 import io.mdgate.core.sim.SimulationConfig;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -102,8 +103,9 @@ class LiveMulticastTest
         return !line.isEmpty() && RecordedPackets.decode(List.of(line.get(line.size() - 1))).endOfSession == 1;
     }
 
-    @Test
-    void shouldSendBothLinesAsMulticastThroughTheNamedInterfaceAndStop() throws Exception
+    @ParameterizedTest(name = "pacing {0}")
+    @ValueSource(strings = { "spin", "sleep" })
+    void shouldSendBothLinesAsMulticastThroughTheNamedInterfaceAndStop(final String pacing) throws Exception
     {
         final NetworkInterface lo = NetworkInterface.getByName("lo");
         Assumptions.assumeTrue(null != lo, "no loopback interface named lo");
@@ -134,7 +136,7 @@ class LiveMulticastTest
             final CompletableFuture<SimCommandTest.Result> run = CompletableFuture.supplyAsync(() -> SimCommandTest.sim(
                 "--messages", String.valueOf(MESSAGES), "--seed", "9", "--instruments", "20", "--send", "lo",
                 "--group-a", GROUP_A + ":" + portA, "--group-b", GROUP_B + ":" + portB, "--max-idle-ms", "5",
-                "--json"));
+                "--pacing", pacing, "--json"));
             final List<byte[]> lineA = new ArrayList<>();
             final List<byte[]> lineB = new ArrayList<>();
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

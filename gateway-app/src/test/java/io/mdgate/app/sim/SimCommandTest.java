@@ -210,6 +210,7 @@ class SimCommandTest
             { new String[] { "--date", "2025-13-01" }, "--date" },
             { new String[] { "--answer-limit", "0", "--serve-retransmits", "0" }, "--answer-limit" },
             { new String[] { "--messages", "5000000", "--rate", "10" }, "past the end of the trading day" },
+            { new String[] { "--pacing", "park" }, "--pacing must be spin or sleep, was 'park'" },
         };
         for (final Object[] testCase : cases)
         {
