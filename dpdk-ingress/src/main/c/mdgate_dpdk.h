@@ -16,7 +16,7 @@
  * whenever one of them changes, so that a stale library left on java.library.path is refused at load instead of
  * misbehaving.
  */
-#define MDGATE_DPDK_ABI_VERSION 4
+#define MDGATE_DPDK_ABI_VERSION 5
 
 /* One file's natives, for JNI_OnLoad. */
 struct mdg_natives

@@ -377,11 +377,13 @@ static int start_port(struct mdg_port *port, const jint link_timeout_millis)
         return result;
     }
     enable_multicast(port);
-    mdg_clock_calibrate_tsc(&port->tsc_clock);
-    if (port->hw_timestamp_flag != 0 && port->hw_clock.mult == 0 &&
-        mdg_clock_calibrate_device(&port->hw_clock, port->port_id) != 0)
+    if (port->hw_timestamp_flag != 0 && port->hw_clock.mult == 0)
     {
-        port->hw_timestamp_flag = 0;
+        if (mdg_clock_calibrate_device(&port->hw_clock, port->port_id) != 0)
+        {
+            port->hw_timestamp_flag = 0;
+        }
+        port->hw_clock.to_epoch_ns = port->epoch_offset_ns;
     }
     if (mdg_igmp_send(port, MDG_IGMP_CHANGE_TO_EXCLUDE) > 0)
     {
@@ -390,8 +392,11 @@ static int start_port(struct mdg_port *port, const jint link_timeout_millis)
     return 0;
 }
 
-/* Starts the port, waits up to link_timeout_millis for its link, lets multicast in and joins the groups. */
-static jint port_start0(JNIEnv *env, jclass clazz, jlong handle, jint link_timeout_millis)
+/*
+ * Starts the port, waits up to link_timeout_millis for its link, lets multicast in and joins the groups. Receive
+ * timestamps are CLOCK_MONOTONIC plus epoch_offset_ns: the offset of the caller's epoch clock (mdgate_clock.c).
+ */
+static jint port_start0(JNIEnv *env, jclass clazz, jlong handle, jint link_timeout_millis, jlong epoch_offset_ns)
 {
     (void)env;
     (void)clazz;
@@ -399,6 +404,7 @@ static jint port_start0(JNIEnv *env, jclass clazz, jlong handle, jint link_timeo
     {
         return -EINVAL;
     }
+    port_of(handle)->epoch_offset_ns = epoch_offset_ns;
     mdg_log_capture_begin();
     const int result = start_port(port_of(handle), link_timeout_millis);
     mdg_log_capture_end();
@@ -602,7 +608,7 @@ static jstring port_info0(JNIEnv *env, jclass clazz, jint from_id, jlongArray in
 
 static const JNINativeMethod port_methods[] = {
     { "portOpen0", "(Ljava/lang/String;Ljava/lang/String;[I[I)J", (void *)port_open0 },
-    { "portStart0", "(JI)I", (void *)port_start0 },
+    { "portStart0", "(JIJ)I", (void *)port_start0 },
     { "portClose0", "(J)I", (void *)port_close0 },
     { "rxBurst0", "(JJI)I", (void *)rx_burst0 },
     { "stats0", "(J[J)I", (void *)stats0 },

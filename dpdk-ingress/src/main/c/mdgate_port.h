@@ -68,13 +68,16 @@ enum mdg_multicast_mode
     MDG_MULTICAST_LIST = 2,
 };
 
-/* Converts a raw clock to ns since the epoch: base_ns + (raw - base_raw) * mult / 2^32. */
+/*
+ * Converts a device's raw clock to ns since the epoch: base_ns + (raw - base_raw) * mult / 2^32 + to_epoch_ns, where
+ * base_ns is a CLOCK_MONOTONIC reading and to_epoch_ns the gateway clock's offset (0 for net_pcap's capture times).
+ */
 struct mdg_clock
 {
     uint64_t base_raw;
     uint64_t base_ns;
     uint64_t mult;
-    uint64_t due_raw; /* TSC clock: when the next calibration is due */
+    int64_t to_epoch_ns;
 };
 
 struct mdg_port
@@ -88,7 +91,7 @@ struct mdg_port
     uint64_t hw_timestamp_flag;            /* 0 when hardware timestamps are not used */
     int hw_timestamp_offset;
     struct mdg_clock hw_clock;
-    struct mdg_clock tsc_clock;
+    int64_t epoch_offset_ns;               /* CLOCK_MONOTONIC to the gateway's epoch clock (epochOffset0) */
     uint16_t pending_count;
     uint16_t pending_next;
     uint64_t pending_ns;
@@ -116,14 +119,13 @@ struct mdg_port
 int mdg_rx(struct mdg_port *port, uint8_t *region, uint32_t capacity);
 
 /* Clocks (mdgate_clock.c). */
-void mdg_clock_calibrate_tsc(struct mdg_clock *clock);
-void mdg_clock_recalibrate_tsc(struct mdg_clock *clock);
+uint64_t mdg_monotonic_ns(void);
 int mdg_clock_calibrate_device(struct mdg_clock *clock, uint16_t port_id);
 
 static inline uint64_t mdg_clock_ns(const struct mdg_clock *clock, const uint64_t raw)
 {
     const __int128 delta = (__int128)(int64_t)(raw - clock->base_raw) * (__int128)clock->mult;
-    return clock->base_ns + (uint64_t)(int64_t)(delta >> 32);
+    return clock->base_ns + (uint64_t)(int64_t)(delta >> 32) + (uint64_t)clock->to_epoch_ns;
 }
 
 /* IGMPv3 (mdgate_igmp.c). Record types of RFC 3376 section 4.2.12. */

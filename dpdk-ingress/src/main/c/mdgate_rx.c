@@ -299,14 +299,9 @@ static void igmp_timers(struct mdg_port *port, const uint64_t now_tsc)
  */
 int mdg_rx(struct mdg_port *port, uint8_t *region, const uint32_t capacity)
 {
-    const uint64_t now_tsc = rte_rdtsc();
-    if (unlikely(now_tsc >= port->tsc_clock.due_raw))
-    {
-        mdg_clock_recalibrate_tsc(&port->tsc_clock);
-    }
     if (unlikely(port->query_pending | (port->report_due_tsc != 0)))
     {
-        igmp_timers(port, now_tsc);
+        igmp_timers(port, rte_rdtsc());
     }
     if (port->pending_next == port->pending_count)
     {
@@ -317,7 +312,7 @@ int mdg_rx(struct mdg_port *port, uint8_t *region, const uint32_t capacity)
         }
         port->pending_count = received;
         port->pending_next = 0;
-        port->pending_ns = mdg_clock_ns(&port->tsc_clock, now_tsc);
+        port->pending_ns = mdg_monotonic_ns() + (uint64_t)port->epoch_offset_ns;
         port->counters[MDG_FRAMES] += received;
     }
 

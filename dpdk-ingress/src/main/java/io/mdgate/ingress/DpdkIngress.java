@@ -1,6 +1,7 @@
 package io.mdgate.ingress;
 
 import io.mdgate.core.feed.PacketHandler;
+import io.mdgate.core.time.MonotonicEpochClock;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -92,7 +93,8 @@ public final class DpdkIngress implements Ingress
                     "' did not open", (int)opened, log,
                     DpdkErrors.portRemedy((int)opened, context, DpdkNative.portNames0())));
             }
-            final int started = DpdkNative.portStart0(opened, context.linkTimeoutMillis());
+            final int started = DpdkNative.portStart0(opened, context.linkTimeoutMillis(),
+                context.clock().offsetNanos());
             if (started < 0)
             {
                 final String log = DpdkNative.lastLog0();
@@ -269,7 +271,7 @@ public final class DpdkIngress implements Ingress
         return lcore;
     }
 
-    /** @return true when receive timestamps come from the device (or a capture file) rather than the TSC. */
+    /** @return true when receive timestamps come from the device (or a capture file) rather than the burst's clock reading. */
     public boolean hardwareTimestamps()
     {
         synchronized (lifecycle)
@@ -340,6 +342,7 @@ public final class DpdkIngress implements Ingress
         private int txDescriptors = 256;
         private int linkTimeoutMillis = 5000;
         private boolean hardwareTimestamps = true;
+        private MonotonicEpochClock clock;
         private boolean igmp = true;
         private int igmpSourceAddress;
         private int handOverCapacity = 128 << 10;
@@ -545,13 +548,31 @@ public final class DpdkIngress implements Ingress
 
         /**
          * @param use true (default) to take receive timestamps from the device where it stamps packets (a NIC's
-         *            RX timestamp offload, calibrated at start; {@code net_pcap}'s capture times); false for the
-         *            TSC, read once per burst.
+         *            RX timestamp offload, calibrated at start; {@code net_pcap}'s capture times); false for
+         *            {@link #clock()}, read once per burst.
          * @return this.
          */
         public Context hardwareTimestamps(final boolean use)
         {
             this.hardwareTimestamps = use;
+            return this;
+        }
+
+        /** @return the clock receive timestamps are taken on. */
+        public MonotonicEpochClock clock()
+        {
+            return clock;
+        }
+
+        /**
+         * @param clock the clock of the stages that follow (default: a new one): the receive path reads
+         *              CLOCK_MONOTONIC and adds this clock's offset, so a packet's receive timestamp is on the same
+         *              time base as every later stage's.
+         * @return this.
+         */
+        public Context clock(final MonotonicEpochClock clock)
+        {
+            this.clock = clock;
             return this;
         }
 
@@ -627,6 +648,10 @@ public final class DpdkIngress implements Ingress
         public Context conclude()
         {
             Objects.requireNonNull(log, "log");
+            if (null == clock)
+            {
+                clock = new MonotonicEpochClock();
+            }
             if (device == null || device.isBlank())
             {
                 throw new IllegalArgumentException("no DPDK device given; give a virtual device such as " +

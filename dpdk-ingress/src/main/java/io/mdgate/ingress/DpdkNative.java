@@ -12,7 +12,7 @@ import io.mdgate.core.nativelib.NativeLibraryLoader;
 public final class DpdkNative
 {
     /** The native ABI this class expects; must equal {@code MDGATE_DPDK_ABI_VERSION} in {@code mdgate_dpdk.h}. */
-    public static final int ABI_VERSION = 4;
+    public static final int ABI_VERSION = 5;
 
     /** The library name for {@link System#loadLibrary(String)}: {@code libmdgate-dpdk.so} on Linux. */
     public static final String LIBRARY_NAME = "mdgate-dpdk";
@@ -147,7 +147,8 @@ public final class DpdkNative
 
     static native long portOpen0(String devargs, String name, int[] settings, int[] lineTable);
 
-    static native int portStart0(long handle, int linkTimeoutMillis);
+    /** Receive timestamps are CLOCK_MONOTONIC plus epochOffsetNanos (MonotonicEpochClock#offsetNanos). */
+    static native int portStart0(long handle, int linkTimeoutMillis, long epochOffsetNanos);
 
     static native int portClose0(long handle);
 

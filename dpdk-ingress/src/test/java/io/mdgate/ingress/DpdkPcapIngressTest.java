@@ -2,6 +2,7 @@ package io.mdgate.ingress;
 
 import io.mdgate.core.capture.PcapWriter;
 import io.mdgate.core.feed.FeedLines;
+import io.mdgate.core.time.MonotonicEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -121,28 +122,39 @@ class DpdkPcapIngressTest
     }
 
     @Test
-    void shouldStampPacketsWithTheTscInWallClockNanosWhenHardwareTimestampsAreOff()
+    void shouldStampEachBurstOnTheGivenClockWhenHardwareTimestampsAreOff()
     {
-        final Path capture = writeLineA(dir.resolve("tsc.pcap"), DpdkTests.moldPackets(50, 3));
+        final Path capture = writeLineA(dir.resolve("clock.pcap"), DpdkTests.moldPackets(50, 3));
+        // A time base far from the wall clock: a stamp taken on any other clock (the wall clock, a TSC calibrated
+        // against it) is days away from this one.
+        final MonotonicEpochClock clock = new MonotonicEpochClock(3_000_000_000_000_000_000L - System.nanoTime());
         final RecordedPackets recorded = new RecordedPackets();
-        final long before;
-        final long after;
+        final List<long[]> polls = new ArrayList<>();
         try (DpdkIngress ingress = new DpdkIngress(
-            DpdkTests.context("net_pcap0,rx_pcap=" + capture).hardwareTimestamps(false)))
+            DpdkTests.context("net_pcap0,rx_pcap=" + capture).hardwareTimestamps(false).clock(clock)))
         {
             ingress.start();
-            before = wallClockNanos();
-            DpdkTests.drain(ingress, recorded, 200, 60_000);
-            after = wallClockNanos();
+            final long deadline = System.nanoTime() + 60_000_000_000L;
+            while (recorded.packets.size() < 50 && System.nanoTime() < deadline)
+            {
+                final int first = recorded.packets.size();
+                final long before = clock.nanoTime();
+                ingress.poll(recorded);
+                final long after = clock.nanoTime();
+                polls.add(new long[] { first, recorded.packets.size(), before, after });
+            }
             assertEquals(false, ingress.hardwareTimestamps());
         }
 
         assertEquals(50, recorded.packets.size());
-        for (final RecordedPackets.Packet packet : recorded.packets)
+        for (final long[] poll : polls)
         {
-            // The TSC calibration may be a few microseconds off the wall clock read here.
-            assertTrue(packet.timestampNanos() > before - 1_000_000 && packet.timestampNanos() < after + 1_000_000,
-                before + " <= " + packet.timestampNanos() + " <= " + after);
+            for (int i = (int)poll[0]; i < poll[1]; i++)
+            {
+                // Exactly within the poll that handed the packet over: the same clock, read in C and in Java.
+                final long stamp = recorded.packets.get(i).timestampNanos();
+                assertTrue(stamp >= poll[2] && stamp <= poll[3], poll[2] + " <= " + stamp + " <= " + poll[3]);
+            }
         }
     }
 
@@ -284,11 +296,5 @@ class DpdkPcapIngressTest
     private void write(final PcapWriter pcap, final long nanos, final int length)
     {
         pcap.writeFrame(nanos, frame, 0, length);
-    }
-
-    private static long wallClockNanos()
-    {
-        final java.time.Instant now = java.time.Instant.now();
-        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 }

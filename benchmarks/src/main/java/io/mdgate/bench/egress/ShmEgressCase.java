@@ -1,7 +1,7 @@
 package io.mdgate.bench.egress;
 
 import io.mdgate.core.tick.TickHandler;
-import io.mdgate.egress.MonotonicEpochClock;
+import io.mdgate.core.time.MonotonicEpochClock;
 import io.mdgate.egress.TickArchive;
 import io.mdgate.egress.consumer.ConsumerContext;
 import io.mdgate.egress.consumer.DeliveryPath;

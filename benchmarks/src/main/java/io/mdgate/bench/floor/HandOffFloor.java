@@ -5,7 +5,7 @@ import io.mdgate.app.demo.DemoConsumer;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.ticklog.TickLog;
 import io.mdgate.core.ticklog.TickLogReader;
-import io.mdgate.egress.MonotonicEpochClock;
+import io.mdgate.core.time.MonotonicEpochClock;
 import org.HdrHistogram.Histogram;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;

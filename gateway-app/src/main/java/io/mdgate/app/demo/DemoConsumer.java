@@ -10,7 +10,7 @@ import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmTransport;
 import io.mdgate.app.config.ThreadPinning;
 import io.mdgate.core.tick.TickHandler;
-import io.mdgate.egress.MonotonicEpochClock;
+import io.mdgate.core.time.MonotonicEpochClock;
 import io.mdgate.egress.protocol.TickLayout;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;

@@ -9,7 +9,7 @@ import io.mdgate.core.sim.SimulationConfig;
 import io.mdgate.core.tick.ExchangeClock;
 import io.mdgate.core.tick.Normalizer;
 import io.mdgate.core.tick.TickHandler;
-import io.mdgate.egress.MonotonicEpochClock;
+import io.mdgate.core.time.MonotonicEpochClock;
 import io.mdgate.egress.TickArchive;
 import io.mdgate.egress.publisher.EgressPublisher;
 import io.mdgate.egress.publisher.PublisherContext;

@@ -13,7 +13,7 @@ import io.mdgate.core.tick.ExchangeClock;
 import io.mdgate.core.tick.Normalizer;
 import io.mdgate.core.ticklog.TickLog;
 import io.mdgate.core.ticklog.TickLogReader;
-import io.mdgate.egress.MonotonicEpochClock;
+import io.mdgate.core.time.MonotonicEpochClock;
 import io.mdgate.egress.TickArchive;
 import io.mdgate.egress.publisher.EgressPublisher;
 import io.mdgate.egress.publisher.PublisherContext;
@@ -106,8 +106,8 @@ public final class Gateway implements AutoCloseable
             final AtomicCounter errorCount = counters.newCounter("gateway.errors", CounterType.TOTAL);
             final GatewayErrorHandler errorHandler = new GatewayErrorHandler(counters.errorLog(), errorCount, err);
             // One clock for every stage and for the consumers: the same tight offset from CLOCK_MONOTONIC to the wall
-            // clock that the consumer SDK measures, and the wall clock the DPDK ingress calibrates its TSC against.
-            final EpochNanoClock clock = new MonotonicEpochClock();
+            // clock that the consumer SDK measures; the DPDK ingress stamps each burst with CLOCK_MONOTONIC plus it.
+            final MonotonicEpochClock clock = new MonotonicEpochClock();
             final long startMillis = System.currentTimeMillis();
             final Path hlogDir = hlogDirectory(settings.hlogDir());
             final int ringBytes = settings.ringBytes();
@@ -349,7 +349,7 @@ public final class Gateway implements AutoCloseable
     }
 
     private void addIngressAgents(final Map<String, Agent> agents, final GatewayErrorHandler errorHandler,
-        final EpochNanoClock clock)
+        final MonotonicEpochClock clock)
     {
         for (final GatewayConfig.AgentRef ref : config.requiredAgents())
         {

@@ -1,11 +1,11 @@
 package io.mdgate.app.run;
 
 import io.mdgate.app.config.GatewayConfig;
+import io.mdgate.core.time.MonotonicEpochClock;
 import io.mdgate.ingress.DpdkIngress;
 import io.mdgate.ingress.Ingress;
 import io.mdgate.ingress.IngressLines;
 import io.mdgate.ingress.socket.SocketIngress;
-import org.agrona.concurrent.EpochNanoClock;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,13 +21,14 @@ final class Ingresses
 
     /**
      * @param cpu   the CPU of the core that runs the queue's agent (DPDK registers that thread as its lcore).
-     * @param clock the gateway's clock: the socket ingress stamps packets with it, so the later stages' latencies
-     *              are measured against the same calibration.
+     * @param clock the gateway's clock: the socket ingress stamps packets with it and the DPDK ingress adds its offset
+     *              to the CLOCK_MONOTONIC reading it stamps each burst with, so the later stages' latencies are measured
+     *              on the same time base.
      * @return the ingress, not started (its agent starts it on its core).
      * @throws IllegalStateException when the port's settings cannot make an ingress, saying why.
      */
     static Ingress create(final GatewayConfig config, final GatewayConfig.Port port, final int queue, final int cpu,
-        final EpochNanoClock clock)
+        final MonotonicEpochClock clock)
     {
         if (queue != 0 || port.queues() != 1)
         {
@@ -41,7 +42,7 @@ final class Ingresses
             {
                 case SOCKET -> new SocketIngress(new SocketIngress.Context().lines(lines)
                     .interfaceName(port.interfaceName()).clock(clock).conclude());
-                case DPDK -> new DpdkIngress(dpdkContext(config, port, lines, cpu));
+                case DPDK -> new DpdkIngress(dpdkContext(config, port, lines, cpu).clock(clock));
             };
         }
         catch (final IllegalArgumentException ex)

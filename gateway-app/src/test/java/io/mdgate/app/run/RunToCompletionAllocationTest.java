@@ -8,7 +8,7 @@ import io.mdgate.core.feed.FeedSession;
 import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.core.tick.ExchangeClock;
 import io.mdgate.core.ticklog.TickLog;
-import io.mdgate.egress.MonotonicEpochClock;
+import io.mdgate.core.time.MonotonicEpochClock;
 import io.mdgate.ingress.Ingress;
 import io.mdgate.ingress.IngressStats;
 import org.agrona.concurrent.UnsafeBuffer;

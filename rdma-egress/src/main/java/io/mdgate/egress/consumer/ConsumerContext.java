@@ -5,7 +5,7 @@ import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
 import io.mdgate.egress.protocol.HelloFlyweight;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
-import io.mdgate.egress.MonotonicEpochClock;
+import io.mdgate.core.time.MonotonicEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.nio.charset.StandardCharsets;

@@ -8,7 +8,7 @@ import io.mdgate.egress.protocol.SharedLogDescriptor;
 import io.mdgate.egress.transport.EgressTransport;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
-import io.mdgate.egress.MonotonicEpochClock;
+import io.mdgate.core.time.MonotonicEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.nio.charset.StandardCharsets;

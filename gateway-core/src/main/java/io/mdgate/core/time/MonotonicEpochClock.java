@@ -1,4 +1,4 @@
-package io.mdgate.egress;
+package io.mdgate.core.time;
 
 import org.agrona.concurrent.EpochNanoClock;
 
@@ -23,6 +23,16 @@ public final class MonotonicEpochClock implements EpochNanoClock
         sample();
     }
 
+    /**
+     * A clock on a time base of the caller's choosing (tests; a replay that must stamp in the recorded day's time).
+     *
+     * @param offsetNanos what {@link #nanoTime()} adds to {@link System#nanoTime()}.
+     */
+    public MonotonicEpochClock(final long offsetNanos)
+    {
+        offset = offsetNanos;
+    }
+
     /** Measures the offset to the wall clock again. */
     public void sample()
     {
@@ -41,6 +51,15 @@ public final class MonotonicEpochClock implements EpochNanoClock
             }
         }
         offset = bestOffset;
+    }
+
+    /**
+     * @return what {@link #nanoTime()} adds to CLOCK_MONOTONIC: native code that reads CLOCK_MONOTONIC itself (the
+     *         DPDK receive path) adds the same offset and stamps on this clock.
+     */
+    public long offsetNanos()
+    {
+        return offset;
     }
 
     @Override
