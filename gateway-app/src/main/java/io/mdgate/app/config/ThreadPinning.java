@@ -50,6 +50,8 @@ public final class ThreadPinning
         int sched_getaffinity(int pid, int cpusetsize, byte[] mask) throws LastErrorException;
 
         int sched_getcpu() throws LastErrorException;
+
+        int gettid();
     }
 
     private ThreadPinning()
@@ -114,6 +116,19 @@ public final class ThreadPinning
      */
     public static void affinity(final SortedSet<Integer> cpus)
     {
+        affinity(0, cpus);
+    }
+
+    /**
+     * Sets another thread's affinity mask (a thread of this process, by its kernel thread id).
+     *
+     * @param threadId the thread id ({@link #threadId()} on that thread, or a name in {@code /proc/self/task}); 0 for
+     *                 the calling thread.
+     * @param cpus     the CPUs it may run on.
+     * @throws IllegalStateException when the kernel refuses, saying why.
+     */
+    public static void affinity(final int threadId, final SortedSet<Integer> cpus)
+    {
         ensureAvailable();
         if (cpus.isEmpty() || cpus.first() < 0 || cpus.last() > MAX_CPU)
         {
@@ -126,7 +141,7 @@ public final class ThreadPinning
         }
         try
         {
-            LIBC.sched_setaffinity(0, MASK_BYTES, mask);
+            LIBC.sched_setaffinity(threadId, MASK_BYTES, mask);
         }
         catch (final LastErrorException ex)
         {
@@ -140,11 +155,21 @@ public final class ThreadPinning
      */
     public static SortedSet<Integer> affinity()
     {
+        return affinity(0);
+    }
+
+    /**
+     * @param threadId a thread of this process; 0 for the calling thread.
+     * @return the CPUs it may run on.
+     * @throws IllegalStateException when the kernel refuses (the thread ended, say).
+     */
+    public static SortedSet<Integer> affinity(final int threadId)
+    {
         ensureAvailable();
         final byte[] mask = new byte[MASK_BYTES];
         try
         {
-            LIBC.sched_getaffinity(0, MASK_BYTES, mask);
+            LIBC.sched_getaffinity(threadId, MASK_BYTES, mask);
         }
         catch (final LastErrorException ex)
         {
@@ -159,6 +184,13 @@ public final class ThreadPinning
             }
         }
         return cpus;
+    }
+
+    /** @return the calling thread's kernel thread id (gettid). */
+    public static int threadId()
+    {
+        ensureAvailable();
+        return LIBC.gettid();
     }
 
     /**

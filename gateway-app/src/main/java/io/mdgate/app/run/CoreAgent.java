@@ -20,14 +20,17 @@ final class CoreAgent implements Agent
     private final CountDownLatch started;
     private final AtomicReference<Throwable> failure;
     private final AtomicCounter pinned;
+    private final SpinningCpuGuard guard;
 
     /**
      * @param started counted down once this core is up or failed.
      * @param failure the first failure of any core.
+     * @param guard   told this core's thread id once pinned, so that it is not moved; null for none.
      */
     CoreAgent(final int cpu, final Agent agent, final CpuPinner pinner, final CountDownLatch started,
-        final AtomicReference<Throwable> failure, final AtomicCounter pinned)
+        final AtomicReference<Throwable> failure, final AtomicCounter pinned, final SpinningCpuGuard guard)
     {
+        this.guard = guard;
         this.pinned = pinned;
         this.cpu = cpu;
         this.agent = agent;
@@ -42,6 +45,10 @@ final class CoreAgent implements Agent
         try
         {
             pinner.pin(cpu);
+            if (null != guard)
+            {
+                guard.coreThread(pinner.threadId());
+            }
             agent.onStart();
             if (!pinner.holds(cpu))
             {

@@ -57,6 +57,18 @@ final class CoreMapCheck
             {
                 return ThreadPinning.isPinnedTo(cpu);
             }
+
+            @Override
+            public boolean placesOtherThreads()
+            {
+                return true;
+            }
+
+            @Override
+            public int threadId()
+            {
+                return ThreadPinning.threadId();
+            }
         };
     }
 }

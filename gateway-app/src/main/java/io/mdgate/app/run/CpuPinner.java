@@ -27,4 +27,19 @@ interface CpuPinner
     {
         return true;
     }
+
+    /**
+     * @return true when the gateway should also keep every other thread of the process off the CPUs of its spinning
+     *         cores ({@link SpinningCpuGuard}); only a pinner that really pins says so (the default says no).
+     */
+    default boolean placesOtherThreads()
+    {
+        return false;
+    }
+
+    /** @return the calling thread's kernel thread id, for {@link SpinningCpuGuard}; -1 when unknown. */
+    default int threadId()
+    {
+        return -1;
+    }
 }

@@ -1,6 +1,8 @@
 package io.mdgate.app.run;
 
 import io.mdgate.app.config.GatewayConfig;
+import io.mdgate.app.config.SysFs;
+import io.mdgate.app.config.ThreadPinning;
 import io.mdgate.app.run.counters.CounterType;
 import io.mdgate.app.run.counters.CountersFileDescriptor;
 import io.mdgate.app.run.counters.CountersFileWriter;
@@ -88,6 +90,8 @@ public final class Gateway implements AutoCloseable
     private final TickLog tickLog;
     private final TickJournal journal;
     private final EgressPublisher publisher;
+    private final SpinningCpuGuard guard;
+    private final PrintStream err;
     private boolean running;
     private boolean closed;
 
@@ -101,8 +105,11 @@ public final class Gateway implements AutoCloseable
         final GatewayConfig.Gateway settings = config.gateway();
         counters = CountersFileWriter.create(settings.countersFile(), settings.name(),
             CountersFileDescriptor.DEFAULT_MAX_COUNTERS, CountersFileDescriptor.DEFAULT_ERROR_LOG_LENGTH);
+        this.err = err;
         try
         {
+            guard = pinner.placesOtherThreads() && ThreadPinning.isAvailable() ?
+                SpinningCpuGuard.of(config, ThreadPinning.affinity(), counters) : null;
             final AtomicCounter errorCount = counters.newCounter("gateway.errors", CounterType.TOTAL);
             final GatewayErrorHandler errorHandler = new GatewayErrorHandler(counters.errorLog(), errorCount, err);
             // One clock for every stage and for the consumers: the same tight offset from CLOCK_MONOTONIC to the wall
@@ -182,7 +189,7 @@ public final class Gateway implements AutoCloseable
                 () -> CloseHelper.quietClose(replay[0]),
                 counters));
             agents.put("housekeeping", new HousekeepingAgent(counters, latencies, marketHours,
-                SystemEpochClock.INSTANCE));
+                SystemEpochClock.INSTANCE, guard));
 
             started = new CountDownLatch(config.cores().size());
             for (final GatewayConfig.Core core : config.cores())
@@ -251,6 +258,27 @@ public final class Gateway implements AutoCloseable
             throw problem instanceof IllegalStateException ise ? ise :
                 new IllegalStateException(problem.getMessage(), problem);
         }
+        keepSpinningCpus();
+    }
+
+    /** Moves the process's other threads off the spinning cores' CPUs, and says what it did. */
+    private void keepSpinningCpus()
+    {
+        if (null == guard)
+        {
+            return;
+        }
+        final String kept = "CPU" + (guard.spinning().size() == 1 ? " " : "s ") + SysFs.formatCpuList(guard.spinning());
+        if (guard.elsewhere().isEmpty())
+        {
+            err.println("mdgate run: cores spin on every CPU this process may use (" + kept + "), so the JVM's " +
+                "other threads share them; leave one CPU to housekeeping for steadier latency");
+            return;
+        }
+        final int moved = guard.sweep();
+        err.println("mdgate run: " + kept + " kept for the spinning cores: moved " + moved + " other thread" +
+            (moved == 1 ? "" : "s") + " of this process to CPU" + (guard.elsewhere().size() == 1 ? " " : "s ") +
+            SysFs.formatCpuList(guard.elsewhere()));
     }
 
     /** @return whether a core's thread stopped on its own (an agent failed at start or its runner ended). */
@@ -312,6 +340,7 @@ public final class Gateway implements AutoCloseable
         {
             CloseHelper.quietClose(runner.runner());
         }
+        CloseHelper.quietClose(guard);
         closeResources();
         counters.close();
     }
@@ -413,7 +442,7 @@ public final class Gateway implements AutoCloseable
         }
         final Agent agent = onCore.size() == 1 ? onCore.get(0) : new CompositeAgent(onCore);
         final CoreAgent coreAgent = new CoreAgent(core.cpu(), agent, pinner, started, failure,
-            counters.newCounter("gateway.core." + core.cpu() + ".pinned", CounterType.STATE));
+            counters.newCounter("gateway.core." + core.cpu() + ".pinned", CounterType.STATE), guard);
         return new Runner(rank, core.cpu(), new AgentRunner(
             IdleStrategies.of(core.idle(), marketHours, config.marketHours().outsidePark()),
             errorHandler, errorCount, coreAgent));

@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * The housekeeping duty cycle, once a second: stamps the counters file's heartbeat (which tells readers the gateway
  * runs), takes each stage's latency interval, publishes its percentiles and appends it to the stage's
- * {@code .hlog}, and publishes the uptime and whether the market is open (as the market-hours strategy sees it).
+ * {@code .hlog}, and publishes the uptime and whether the market is open (as the market-hours strategy sees it);
+ * every {@link SpinningCpuGuard#SWEEP_INTERVAL_MILLIS} it moves threads started since off the spinning cores' CPUs.
  * <p>
  * Threading: the agent's thread; it is the only thread that touches the {@link StageLatency} logs.
  */
@@ -26,11 +27,14 @@ final class HousekeepingAgent implements Agent
     private final AtomicCounter uptime;
     private final AtomicCounter marketOpen;
     private final long startMillis;
+    private final SpinningCpuGuard guard;
     private long nextMillis;
+    private long nextSweepMillis;
 
     HousekeepingAgent(final CountersFileWriter counters, final List<StageLatency> latencies,
-        final MarketHours marketHours, final EpochClock clock)
+        final MarketHours marketHours, final EpochClock clock, final SpinningCpuGuard guard)
     {
+        this.guard = guard;
         this.counters = counters;
         this.latencies = List.copyOf(latencies);
         this.marketHours = marketHours;
@@ -44,6 +48,7 @@ final class HousekeepingAgent implements Agent
     public void onStart()
     {
         nextMillis = clock.time();
+        nextSweepMillis = nextMillis + SpinningCpuGuard.SWEEP_INTERVAL_MILLIS;
     }
 
     @Override
@@ -56,6 +61,11 @@ final class HousekeepingAgent implements Agent
         }
         nextMillis = now + INTERVAL_MILLIS;
         runOnce(now);
+        if (null != guard && now >= nextSweepMillis)
+        {
+            nextSweepMillis = now + SpinningCpuGuard.SWEEP_INTERVAL_MILLIS;
+            guard.sweep();
+        }
         return 1;
     }
 

@@ -15,9 +15,12 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -78,6 +81,140 @@ class GatewayPinningTest
         try (CountersFile file = CountersFile.open(dir.resolve("counters")))
         {
             assertEquals(CountersSnapshot.State.STOPPED, file.snapshot().state(), err.toString());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldMoveEveryOtherThreadOffASpinningCoresCpuAndGiveTheirMasksBackAtClose() throws Exception
+    {
+        Assumptions.assumeTrue(ThreadPinning.isAvailable(), "sched_setaffinity unavailable");
+        final SortedSet<Integer> allowed = ThreadPinning.affinity();
+        Assumptions.assumeTrue(allowed.size() >= 2, "needs two CPUs this process may use, has " + allowed);
+        final int quiet = allowed.first();
+        final int spinning = allowed.last();
+        final Set<Integer> coreThreads = ConcurrentHashMap.newKeySet();
+        final CpuPinner pinning = new CpuPinner()
+        {
+            @Override
+            public void pin(final int cpu)
+            {
+                ThreadPinning.pin(cpu);
+                coreThreads.add(ThreadPinning.threadId());
+            }
+
+            @Override
+            public boolean holds(final int cpu)
+            {
+                return ThreadPinning.isPinnedTo(cpu);
+            }
+
+            @Override
+            public boolean placesOtherThreads()
+            {
+                return true;
+            }
+
+            @Override
+            public int threadId()
+            {
+                return ThreadPinning.threadId();
+            }
+        };
+        // A thread of this process that may run anywhere, as the JVM's own threads may.
+        final CountDownLatch bystanderUp = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final int[] bystander = new int[1];
+        final Thread thread = new Thread(() ->
+        {
+            ThreadPinning.affinity(allowed);
+            bystander[0] = ThreadPinning.threadId();
+            bystanderUp.countDown();
+            awaitQuietly(release);
+        }, "bystander");
+        thread.start();
+        bystanderUp.await();
+        final String cores = """
+            [[cores]]
+            cpu = %d
+            agents = ["journal", "egress", "housekeeping"]
+            idle = "sleep:1ms"
+
+            [[cores]]
+            cpu = %d
+            agents = ["ingress:p0:0", "session"]
+            idle = "busy-spin"
+            """.formatted(quiet, spinning);
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final SortedSet<Integer> others = new TreeSet<>(allowed);
+        others.remove(spinning);
+        try
+        {
+            try (Gateway gateway = Gateway.create(config(cores), pinning, new PrintStream(err, true)))
+            {
+                gateway.start();
+                assertEquals(others, ThreadPinning.affinity(bystander[0]), "the bystander left the spinning CPU");
+                for (final String task : Objects.requireNonNull(new java.io.File("/proc/self/task").list()))
+                {
+                    final int threadId = Integer.parseInt(task);
+                    if (!coreThreads.contains(threadId))
+                    {
+                        final SortedSet<Integer> mask = affinityOrNull(threadId);
+                        assertTrue(null == mask || !mask.contains(spinning), "thread " + threadId + " (" +
+                            threadName(threadId) + ") may still run on CPU " + spinning + ": " + mask);
+                    }
+                }
+                assertTrue(err.toString().contains("CPU " + spinning + " kept for the spinning cores: moved "),
+                    err.toString());
+                try (CountersFile file = CountersFile.open(gateway.countersFile()))
+                {
+                    final long moved = file.snapshot().value("gateway.threads_moved");
+                    assertTrue(err.toString().contains("moved " + moved + " other thread"), err.toString());
+                }
+            }
+            assertEquals(allowed, ThreadPinning.affinity(bystander[0]), "its mask is given back at close");
+        }
+        finally
+        {
+            release.countDown();
+            thread.join();
+            ThreadPinning.affinity(allowed);
+        }
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static SortedSet<Integer> affinityOrNull(final int threadId)
+    {
+        try
+        {
+            return ThreadPinning.affinity(threadId);
+        }
+        catch (final IllegalStateException ex)
+        {
+            return null; // ended since the listing
+        }
+    }
+
+    private static String threadName(final int threadId)
+    {
+        try
+        {
+            return Files.readString(Path.of("/proc/self/task/" + threadId + "/comm")).trim();
+        }
+        catch (final java.io.IOException ex)
+        {
+            return "?";
         }
     }
 
