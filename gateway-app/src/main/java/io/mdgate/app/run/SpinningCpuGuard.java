@@ -7,6 +7,8 @@ import io.mdgate.app.run.counters.CountersFileWriter;
 import org.agrona.concurrent.status.AtomicCounter;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -24,6 +26,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * core thread), to the CPUs the process was given that no core spins on. The gateway sweeps once its cores are up
  * and then every {@link #SWEEP_INTERVAL_MILLIS} from housekeeping (threads started later); {@link #close()} gives
  * the moved threads that still run their masks back, so an embedding process is left as it was.
+ * <p>
+ * Two kinds of JVM thread stay where they are: the VM thread and the garbage collector's pause workers
+ * ({@code VM Thread}, {@code GC Thread#N}). They run while every Java thread, the core threads included, is stopped
+ * at a safepoint, so on a spinning core's CPU they take nothing from it, and on a busy other CPU they would make
+ * every such stop longer.
  * <p>
  * {@code gateway.threads_moved} counts the threads moved. Nothing is moved when no core spins, or when the cores
  * spin on every CPU the process may use (the gateway says so at start).
@@ -126,13 +133,26 @@ final class SpinningCpuGuard implements AutoCloseable
         for (final String name : names)
         {
             final int threadId = Integer.parseInt(name);
-            if (!coreThreads.contains(threadId) && moveOff(threadId))
+            if (!coreThreads.contains(threadId) && !runsOnlyAtSafepoints(name) && moveOff(threadId))
             {
                 count++;
             }
         }
         moved.getAndAdd(count);
         return count;
+    }
+
+    private static boolean runsOnlyAtSafepoints(final String threadId)
+    {
+        try
+        {
+            final String comm = Files.readString(TASKS.toPath().resolve(threadId).resolve("comm")).trim();
+            return comm.equals("VM Thread") || comm.startsWith("GC Thread#");
+        }
+        catch (final IOException ex)
+        {
+            return false; // ended since the listing: moveOff finds that out
+        }
     }
 
     private boolean moveOff(final int threadId)

@@ -157,11 +157,16 @@ class GatewayPinningTest
                 for (final String task : Objects.requireNonNull(new java.io.File("/proc/self/task").list()))
                 {
                     final int threadId = Integer.parseInt(task);
-                    if (!coreThreads.contains(threadId))
+                    final String name = threadName(threadId);
+                    if (name.equals("VM Thread") || name.startsWith("GC Thread#"))
+                    {
+                        assertEquals(allowed, affinityOrNull(threadId), name + " runs only at safepoints: not moved");
+                    }
+                    else if (!coreThreads.contains(threadId))
                     {
                         final SortedSet<Integer> mask = affinityOrNull(threadId);
                         assertTrue(null == mask || !mask.contains(spinning), "thread " + threadId + " (" +
-                            threadName(threadId) + ") may still run on CPU " + spinning + ": " + mask);
+                            name + ") may still run on CPU " + spinning + ": " + mask);
                     }
                 }
                 assertTrue(err.toString().contains("CPU " + spinning + " kept for the spinning cores: moved "),
