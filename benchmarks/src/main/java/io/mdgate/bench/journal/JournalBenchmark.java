@@ -44,6 +44,11 @@ import java.util.stream.Stream;
 public final class JournalBenchmark
 {
     private static final PrintStream OUT = System.out;
+    /**
+     * Ticks per duty cycle in the batched comparison: a MoldUDP64 packet of five messages makes about fifteen ticks,
+     * and the run-to-completion duty cycle appends a packet's ticks together.
+     */
+    private static final int BATCH = 16;
 
     private Path dir = Path.of("/tmp/mdgate-journal-bench");
     private long ticks = 10_000_000;
@@ -98,7 +103,8 @@ public final class JournalBenchmark
         {
             if (parts.contains("append"))
             {
-                appendComparison(ticks, rounds);
+                appendComparison(ticks, rounds, 1);
+                appendComparison(ticks, rounds, BATCH);
                 twoThreadRate(ticks);
                 replayComparison(ticks);
             }
@@ -118,22 +124,25 @@ public final class JournalBenchmark
      * machine; the histograms gather every measured round, the rates are per round and compared by their medians.
      * The last round's files stay for the replay comparison.
      */
-    private void appendComparison(final long count, final int rounds) throws IOException
+    private void appendComparison(final long count, final int rounds, final int batch) throws IOException
     {
         final Histogram bare = Percentiles.histogram();
         final Histogram journal = Percentiles.histogram();
         final long[] bareNanos = new long[rounds];
         final long[] journalNanos = new long[rounds];
-        appendRound(Math.min(count, 2_000_000), "warm-up", Percentiles.histogram(), Percentiles.histogram());
+        appendRound(Math.min(count, 2_000_000), "warm-up", Percentiles.histogram(), Percentiles.histogram(), batch);
         for (int round = 0; round < rounds; round++)
         {
-            final long[] nanos = appendRound(count, round == rounds - 1 ? "measured" : "round" + round, bare, journal);
+            final long[] nanos = appendRound(count, round == rounds - 1 && batch == 1 ? "measured" : "round" + round,
+                bare, journal, batch);
             bareNanos[round] = nanos[0];
             journalNanos[round] = nanos[1];
         }
         OUT.println();
         OUT.println("== append, one thread, " + String.format(Locale.ROOT, "%,d", count) + " ticks of 64 bytes, " +
-            rounds + " alternating rounds (latency includes two System.nanoTime calls)");
+            rounds + " alternating rounds, " + (batch == 1 ? "one tick per duty cycle (latency: one append" :
+            batch + " ticks per duty cycle (latency: appending " + batch + " ticks") +
+            ", including two System.nanoTime calls)");
         OUT.println(Percentiles.header());
         OUT.println(Percentiles.row("bare Chronicle appender", bare));
         OUT.println(Percentiles.row("journal (tick log + agent duty cycle)", journal));
@@ -152,8 +161,8 @@ public final class JournalBenchmark
     }
 
     /** @return nanoseconds of the bare loop and of the journal loop. */
-    private long[] appendRound(final long count, final String round, final Histogram bare, final Histogram journal)
-        throws IOException
+    private long[] appendRound(final long count, final String round, final Histogram bare, final Histogram journal,
+        final int batch) throws IOException
     {
         final BenchTicks source = new BenchTicks(count);
         final long[] nanos = new long[2];
@@ -161,11 +170,11 @@ public final class JournalBenchmark
         final Path journalDir = dir.resolve(round + "-journal");
         try (BareQueue queue = new BareQueue(bareDir))
         {
-            nanos[0] = timeBare(queue, source, count, bare);
+            nanos[0] = timeBare(queue, source, count, bare, batch);
         }
         try (TickJournal tickJournal = TickJournal.open(new JournalContext().directory(journalDir)))
         {
-            nanos[1] = timeJournal(tickJournal, source, count, journal);
+            nanos[1] = timeJournal(tickJournal, source, count, journal, batch);
         }
         if (!"measured".equals(round))
         {
@@ -182,32 +191,39 @@ public final class JournalBenchmark
         return sorted[sorted.length / 2];
     }
 
-    /** @return nanoseconds for the whole loop; each append's latency goes into the histogram. */
-    private static long timeBare(final BareQueue queue, final BenchTicks source, final long count, final Histogram h)
+    /** @return nanoseconds for the whole loop; each batch's append time goes into the histogram. */
+    private static long timeBare(final BareQueue queue, final BenchTicks source, final long count, final Histogram h,
+        final int batch)
     {
         final long start = System.nanoTime();
-        for (long sequence = 1; sequence <= count; sequence++)
+        for (long sequence = 1; sequence <= count; sequence += batch)
         {
-            final UnsafeBuffer tick = source.tick(sequence);
+            final long last = Math.min(count, sequence + batch - 1);
             final long before = System.nanoTime();
-            queue.append(tick);
+            for (long s = sequence; s <= last; s++)
+            {
+                queue.append(source.tick(s));
+            }
             h.recordValue(System.nanoTime() - before);
         }
         return System.nanoTime() - start;
     }
 
     private static long timeJournal(
-        final TickJournal journal, final BenchTicks source, final long count, final Histogram h)
+        final TickJournal journal, final BenchTicks source, final long count, final Histogram h, final int batch)
     {
         final TickLog log = new TickLog(1 << 16, "journal");
         final JournalAgent agent = journal.agent().tickSource(log.reader(0), null);
         agent.onStart();
         final long start = System.nanoTime();
-        for (long sequence = 1; sequence <= count; sequence++)
+        for (long sequence = 1; sequence <= count; sequence += batch)
         {
-            final UnsafeBuffer tick = source.tick(sequence);
+            final long last = Math.min(count, sequence + batch - 1);
             final long before = System.nanoTime();
-            log.onTick(tick, 0);
+            for (long s = sequence; s <= last; s++)
+            {
+                log.onTick(source.tick(s), 0);
+            }
             agent.doWork();
             h.recordValue(System.nanoTime() - before);
         }
