@@ -5,7 +5,7 @@ package io.mdgate.runtime;
  * its agents start.
  */
 @FunctionalInterface
-interface CpuPinner
+public interface CpuPinner
 {
     /** Leaves threads where the scheduler puts them (tests, and {@code run --no-pin}). */
     CpuPinner NONE = cpu -> {};
