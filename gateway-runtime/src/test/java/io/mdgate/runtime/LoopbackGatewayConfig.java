@@ -3,13 +3,13 @@ package io.mdgate.runtime;
 import java.nio.file.Path;
 
 /** Test support: the TOML of a gateway receiving two lines on {@code lo} through kernel sockets, everything in one directory. */
-final class LoopbackGatewayConfig
+public final class LoopbackGatewayConfig
 {
     private LoopbackGatewayConfig()
     {
     }
 
-    static String toml(final Path dir, final String name, final String groupA, final String groupB,
+    public static String toml(final Path dir, final String name, final String groupA, final String groupB,
         final int retransmitPort, final String coresToml)
     {
         final String[] a = groupA.split(":");
@@ -73,7 +73,7 @@ final class LoopbackGatewayConfig
     }
 
     /** Run-to-completion on one thread that backs off when idle, and housekeeping on the other CPU. */
-    static String oneCore()
+    public static String oneCore()
     {
         return """
             [[cores]]
@@ -89,7 +89,7 @@ final class LoopbackGatewayConfig
     }
 
     /** Two cores, gentle on a shared machine: receive + session on one, the rest on the other. */
-    static String twoCores()
+    public static String twoCores()
     {
         return """
             [[cores]]

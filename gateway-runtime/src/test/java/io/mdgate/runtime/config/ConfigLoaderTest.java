@@ -20,9 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ConfigLoaderTest
+public class ConfigLoaderTest
 {
-    static final String FULL = """
+    /** A file with every section, most keys set (gateway-app's command tests start from it too). */
+    public static final String FULL = """
         [gateway]
         name = "mdgate-a"
         counters_file = "/dev/shm/mdgate-a/counters"
@@ -96,7 +97,8 @@ class ConfigLoaderTest
         idle = "sleep:500us"
         """;
 
-    static final String MINIMAL = """
+    /** The smallest valid file (gateway-app's command tests start from it too). */
+    public static final String MINIMAL = """
         [feed]
         [[feed.lines]]
         name = "A"

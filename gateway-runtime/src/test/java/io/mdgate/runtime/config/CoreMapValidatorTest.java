@@ -13,10 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class CoreMapValidatorTest
+public class CoreMapValidatorTest
 {
     /** A valid map for {@link FakeHost#standard}: busy threads on isolated CPUs 2, 4, 6 of three physical cores. */
-    static final String CONFIG = """
+    public static final String CONFIG = """
         [feed]
         [[feed.lines]]
         name = "A"

@@ -11,16 +11,16 @@ import java.nio.file.Path;
  * nohz_full CPUs 2-6, a NIC at PCI 0000:3b:00.0 on node 0 (interface eth0) and one at 0000:af:00.0 on node 1
  * (interface eth1).
  */
-final class FakeHost
+public final class FakeHost
 {
     private final Path root;
 
-    FakeHost(final Path root)
+    public FakeHost(final Path root)
     {
         this.root = root;
     }
 
-    static FakeHost standard(final Path root)
+    public static FakeHost standard(final Path root)
     {
         final FakeHost host = new FakeHost(root);
         host.file("/sys/devices/system/cpu/present", "0-7");
@@ -53,7 +53,7 @@ final class FakeHost
         return host;
     }
 
-    FakeHost file(final String absolute, final String content)
+    public FakeHost file(final String absolute, final String content)
     {
         try
         {
@@ -68,7 +68,7 @@ final class FakeHost
         }
     }
 
-    HostTopology topology()
+    public HostTopology topology()
     {
         return HostTopology.read(root);
     }

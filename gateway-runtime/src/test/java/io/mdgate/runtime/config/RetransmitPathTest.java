@@ -1,30 +1,26 @@
 package io.mdgate.runtime.config;
 
-import io.mdgate.app.run.RunCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * af_xdp on the interface the re-requests go out on is refused before anything starts, by the configuration check
- * of {@code mdgate run}; af_packet there, or af_xdp elsewhere, is not. The loopback interface stands for the
- * shared interface: 127.0.0.1 is always reached through it.
+ * af_xdp on the interface the re-requests go out on is refused by the configuration check, before anything starts
+ * (gateway-app's {@code RunRetransmitPathTest}: {@code mdgate run} exits with a usage error); af_packet there, or
+ * af_xdp elsewhere, is not. The loopback interface stands for the shared interface: 127.0.0.1 is always reached
+ * through it.
  */
-class RetransmitPathTest
+public class RetransmitPathTest
 {
     private static final InetSocketAddress LOCAL_SERVER = new InetSocketAddress("127.0.0.1", 26478);
-    private static final String LOOPBACK = loopbackName();
+    /** The interface 127.0.0.1 is reached through. */
+    public static final String LOOPBACK = loopbackName();
 
     private static final String CONFIG = """
         [gateway]
@@ -95,27 +91,16 @@ class RetransmitPathTest
             "retransmit = \"127.0.0.1:26478\"\n", "")).feed().retransmit().isEmpty(), "no re-requests, no refusal");
     }
 
-    @Test
-    void shouldMakeRunExitWithAUsageErrorBeforeStartingAnythingSayingWhyOnTheFirstLine() throws Exception
+    private String config(final String vdev)
     {
-        final Path file = dir.resolve("xdp.toml");
-        Files.writeString(file, config("net_af_xdp0,iface=" + LOOPBACK));
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-
-        final int exit = new CommandLine(new RunCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-            .execute("--config", file.toString(), "--no-pin");
-
-        assertEquals(RunCommand.EXIT_INVALID, exit, err.toString());
-        assertEquals(2, exit, "a usage error (README)");
-        final String first = err.toString().lines().findFirst().orElse("");
-        assertTrue(first.startsWith("mdgate run: refusing to start: " + file + ": feed.retransmit: port 'p0': " +
-            "re-requests to 127.0.0.1:26478 go out on " + LOOPBACK), first);
-        assertTrue(first.contains("receive that port with af_packet"), first);
-        assertFalse(Files.exists(dir.resolve("counters")), "nothing started");
+        return config(dir, vdev);
     }
 
-    private String config(final String vdev)
+    /**
+     * @return a gateway whose port p0 is the DPDK device {@code vdev} and whose re-requests go to 127.0.0.1:26478,
+     *         its counters file {@code dir/counters}.
+     */
+    public static String config(final Path dir, final String vdev)
     {
         return CONFIG.replace("VDEV", vdev).replace("COUNTERS", dir.resolve("counters").toString());
     }
