@@ -1,13 +1,22 @@
 /**
- * The running gateway: the pipeline's stages as Agrona agents (ingress per port and queue, session, journal,
- * egress, housekeeping), the rings between them, the core map that runs them on pinned threads, the idle
- * strategies (including the market-hours one), per-stage latency, and the {@code run}, {@code stat} and
- * {@code errors} commands.
+ * The appliance: the whole gateway in one process, assembled from its configuration by
+ * {@link io.mdgate.runtime.Gateway}. The pipeline's stages are Agrona agents (ingress per port and queue, session,
+ * journal, egress, housekeeping), run on one pinned thread per {@code [[cores]]} entry with that core's idle strategy
+ * (the market-hours one included), with per-stage latency and every counter in the counters file
+ * ({@link io.mdgate.runtime.counters}).
  * <pre>
- *  ingress:p0:0 --\                          /--> journal (TickJournal ring, waits when full)
- *  ingress:p1:0 ---> packet ring --> session --
- *       (many-to-one, drops counted)        \--> tick ring (drops counted) --> egress --> consumers
+ *  ingress:p0:0 --\   (on the session's thread: called directly;
+ *  ingress:p1:0 ---> from another thread: the packet ring, full: dropped and counted)
+ *                --> session --> tick log (each tick once) --> journal reader --> Chronicle Queue
+ *                                                        \--> egress reader (behind the journal's) --> consumers
  *  housekeeping: heartbeat, latency percentiles and .hlog files each second
  * </pre>
+ * Embedding: read a {@link io.mdgate.runtime.config.GatewayConfig} with
+ * {@link io.mdgate.runtime.config.ConfigLoader#load}, check its core map against the host with
+ * {@link io.mdgate.runtime.config.CoreMapValidator}, then {@link io.mdgate.runtime.Gateway#create}, {@code start()},
+ * watch {@code hasFailed()} and {@code close()}. gateway-app's {@code mdgate run} does only that, plus its
+ * arguments, signals and exit codes (its pinner calls {@link io.mdgate.runtime.config.ThreadPinning}'s {@code pin}
+ * and {@code isPinnedTo}). Public here are {@code Gateway} and {@link io.mdgate.runtime.CpuPinner} (how a core's
+ * thread is pinned); the agents, rings and idle strategies are package-private.
  */
 package io.mdgate.runtime;
