@@ -15,8 +15,9 @@
  * {@link io.mdgate.runtime.config.ConfigLoader#load}, check its core map against the host with
  * {@link io.mdgate.runtime.config.CoreMapValidator}, then {@link io.mdgate.runtime.Gateway#create}, {@code start()},
  * watch {@code hasFailed()} and {@code close()}. gateway-app's {@code mdgate run} does only that, plus its
- * arguments, signals and exit codes (its pinner calls {@link io.mdgate.runtime.config.ThreadPinning}'s {@code pin}
- * and {@code isPinnedTo}). Public here are {@code Gateway} and {@link io.mdgate.runtime.CpuPinner} (how a core's
- * thread is pinned); the agents, rings and idle strategies are package-private.
+ * arguments, signals and exit codes; its pinner answers {@link io.mdgate.runtime.CpuPinner} with
+ * {@link io.mdgate.runtime.config.ThreadPinning}'s {@code pin}, {@code isPinnedTo} and {@code threadId}, and says
+ * yes to {@code placesOtherThreads}. Public here are {@code Gateway} and {@code CpuPinner} (how a core's thread is
+ * pinned); the agents, rings, idle strategies and the guard of the spinning CPUs are package-private.
  */
 package io.mdgate.runtime;
