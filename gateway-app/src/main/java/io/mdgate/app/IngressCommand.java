@@ -1,6 +1,5 @@
 package io.mdgate.app;
 
-import io.mdgate.app.config.RetransmitPath;
 import io.mdgate.app.sim.SimulatorSettings;
 import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.OrderBooks;
@@ -16,6 +15,7 @@ import io.mdgate.ingress.Ingress;
 import io.mdgate.ingress.IngressLines;
 import io.mdgate.ingress.IngressStats;
 import io.mdgate.ingress.socket.SocketIngress;
+import io.mdgate.runtime.config.RetransmitPath;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,10 +1,10 @@
 package io.mdgate.systest;
 
-import io.mdgate.app.run.counters.CountersFile;
-import io.mdgate.app.run.counters.CountersFileException;
-import io.mdgate.app.run.counters.CountersSnapshot;
 import io.mdgate.app.sim.SimCommand;
 import io.mdgate.core.capture.MiniJson;
+import io.mdgate.runtime.counters.CountersFile;
+import io.mdgate.runtime.counters.CountersFileException;
+import io.mdgate.runtime.counters.CountersSnapshot;
 import picocli.CommandLine;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.mdgate.systest;
 
-import io.mdgate.app.run.counters.CountersSnapshot;
+import io.mdgate.runtime.counters.CountersSnapshot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;

@@ -1,12 +1,12 @@
 package io.mdgate.systest;
 
 import io.mdgate.app.run.RunCommand;
-import io.mdgate.app.run.counters.CountersFile;
-import io.mdgate.app.run.counters.CountersFileException;
-import io.mdgate.app.run.counters.CountersSnapshot;
 import io.mdgate.app.sim.SimCommand;
 import io.mdgate.journal.JournalReader;
 import io.mdgate.journal.TickReplay;
+import io.mdgate.runtime.counters.CountersFile;
+import io.mdgate.runtime.counters.CountersFileException;
+import io.mdgate.runtime.counters.CountersSnapshot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

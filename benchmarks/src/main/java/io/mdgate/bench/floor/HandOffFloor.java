@@ -1,11 +1,11 @@
 package io.mdgate.bench.floor;
 
-import io.mdgate.app.config.ThreadPinning;
 import io.mdgate.app.demo.DemoConsumer;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.ticklog.TickLog;
 import io.mdgate.core.ticklog.TickLogReader;
 import io.mdgate.core.time.MonotonicEpochClock;
+import io.mdgate.runtime.config.ThreadPinning;
 import org.HdrHistogram.Histogram;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;

@@ -1,10 +1,14 @@
 package io.mdgate.app.config;
 
-import io.mdgate.app.config.GatewayConfig.AgentRef;
-import io.mdgate.app.config.GatewayConfig.Consumer;
-import io.mdgate.app.config.GatewayConfig.Core;
-import io.mdgate.app.config.GatewayConfig.Line;
-import io.mdgate.app.config.GatewayConfig.Port;
+import io.mdgate.runtime.config.ConfigException;
+import io.mdgate.runtime.config.ConfigLoader;
+import io.mdgate.runtime.config.Durations;
+import io.mdgate.runtime.config.GatewayConfig;
+import io.mdgate.runtime.config.GatewayConfig.AgentRef;
+import io.mdgate.runtime.config.GatewayConfig.Consumer;
+import io.mdgate.runtime.config.GatewayConfig.Core;
+import io.mdgate.runtime.config.GatewayConfig.Line;
+import io.mdgate.runtime.config.GatewayConfig.Port;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

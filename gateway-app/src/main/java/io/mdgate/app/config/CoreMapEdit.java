@@ -1,8 +1,8 @@
 package io.mdgate.app.config;
 
-import io.mdgate.app.config.GatewayConfig.AgentRef;
-import io.mdgate.app.config.GatewayConfig.Core;
-import io.mdgate.app.config.GatewayConfig.Idle;
+import io.mdgate.runtime.config.GatewayConfig.AgentRef;
+import io.mdgate.runtime.config.GatewayConfig.Core;
+import io.mdgate.runtime.config.GatewayConfig.Idle;
 
 import java.util.ArrayList;
 import java.util.List;

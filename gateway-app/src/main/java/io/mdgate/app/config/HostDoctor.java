@@ -1,9 +1,13 @@
 package io.mdgate.app.config;
 
-import io.mdgate.app.config.CoreMapValidator.Finding;
-import io.mdgate.app.config.GatewayConfig.Core;
-import io.mdgate.app.config.GatewayConfig.Port;
 import io.mdgate.ingress.DpdkNative;
+import io.mdgate.runtime.config.CoreMapValidator;
+import io.mdgate.runtime.config.CoreMapValidator.Finding;
+import io.mdgate.runtime.config.GatewayConfig;
+import io.mdgate.runtime.config.GatewayConfig.Core;
+import io.mdgate.runtime.config.GatewayConfig.Port;
+import io.mdgate.runtime.config.HostTopology;
+import io.mdgate.runtime.config.SysFs;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

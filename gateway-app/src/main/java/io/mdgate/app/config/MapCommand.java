@@ -1,12 +1,18 @@
 package io.mdgate.app.config;
 
-import io.mdgate.app.config.CoreMapValidator.Check;
-import io.mdgate.app.config.CoreMapValidator.Finding;
-import io.mdgate.app.config.CoreMapValidator.Severity;
-import io.mdgate.app.config.GatewayConfig.AgentRef;
-import io.mdgate.app.config.GatewayConfig.Core;
-import io.mdgate.app.config.GatewayConfig.Idle;
-import io.mdgate.app.config.GatewayConfig.Port;
+import io.mdgate.runtime.config.ConfigException;
+import io.mdgate.runtime.config.ConfigLoader;
+import io.mdgate.runtime.config.CoreMapValidator;
+import io.mdgate.runtime.config.CoreMapValidator.Check;
+import io.mdgate.runtime.config.CoreMapValidator.Finding;
+import io.mdgate.runtime.config.CoreMapValidator.Severity;
+import io.mdgate.runtime.config.GatewayConfig;
+import io.mdgate.runtime.config.GatewayConfig.AgentRef;
+import io.mdgate.runtime.config.GatewayConfig.Core;
+import io.mdgate.runtime.config.GatewayConfig.Idle;
+import io.mdgate.runtime.config.GatewayConfig.Port;
+import io.mdgate.runtime.config.HostTopology;
+import io.mdgate.runtime.config.SysFs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -1,9 +1,9 @@
 /**
- * The gateway's configuration file (TOML) and its core map: the immutable {@link io.mdgate.app.config.GatewayConfig}
- * records, {@link io.mdgate.app.config.ConfigLoader} that reads and validates a file, reporting every problem at once,
- * {@link io.mdgate.app.config.ConfigWriter} for edits of the core map, the host's CPU and NIC layout
- * ({@link io.mdgate.app.config.HostTopology}), the core-map checks ({@link io.mdgate.app.config.CoreMapValidator}),
- * thread pinning ({@link io.mdgate.app.config.ThreadPinning}) and the operator commands {@code map}, {@code cores},
- * {@code ports} and {@code doctor}. Every key is described in docs/CONFIGURATION.md.
+ * The operator commands over a configuration file and this host: {@code map} (checks the core map, and edits it
+ * through {@link io.mdgate.app.config.ConfigWriter}), {@code cores}, {@code ports} and {@code doctor}. The
+ * configuration model, its loader and the core-map checks they use are gateway-runtime's
+ * {@code io.mdgate.runtime.config}. Every key is described in docs/CONFIGURATION.md.
+ * <p>
+ * Threading: each command runs on the calling thread.
  */
 package io.mdgate.app.config;

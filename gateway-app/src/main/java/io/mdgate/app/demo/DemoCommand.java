@@ -2,14 +2,14 @@ package io.mdgate.app.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mdgate.app.config.ConfigException;
-import io.mdgate.app.config.ConfigLoader;
 import io.mdgate.app.report.HlogFiles;
 import io.mdgate.app.report.LatencySeries;
-import io.mdgate.app.run.counters.CountersFile;
-import io.mdgate.app.run.counters.CountersSnapshot;
 import io.mdgate.app.sim.SimulatorSettings;
 import io.mdgate.egress.consumer.DeliveryPath;
+import io.mdgate.runtime.config.ConfigException;
+import io.mdgate.runtime.config.ConfigLoader;
+import io.mdgate.runtime.counters.CountersFile;
+import io.mdgate.runtime.counters.CountersSnapshot;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import io.mdgate.ingress.DpdkNative;

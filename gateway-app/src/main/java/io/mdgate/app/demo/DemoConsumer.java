@@ -1,17 +1,17 @@
 package io.mdgate.app.demo;
 
+import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.time.MonotonicEpochClock;
 import io.mdgate.egress.consumer.ConsumerContext;
 import io.mdgate.egress.consumer.ConsumerCounters;
 import io.mdgate.egress.consumer.DeliveryPath;
 import io.mdgate.egress.consumer.EgressConsumer;
+import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.egress.transport.EgressTransport;
 import io.mdgate.egress.transport.TransportException;
 import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmTransport;
-import io.mdgate.app.config.ThreadPinning;
-import io.mdgate.core.tick.TickHandler;
-import io.mdgate.core.time.MonotonicEpochClock;
-import io.mdgate.egress.protocol.TickLayout;
+import io.mdgate.runtime.config.ThreadPinning;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;

@@ -1,9 +1,10 @@
 package io.mdgate.app.run;
 
-import io.mdgate.app.config.CoreMapValidator;
-import io.mdgate.app.config.GatewayConfig;
-import io.mdgate.app.config.HostTopology;
-import io.mdgate.app.config.ThreadPinning;
+import io.mdgate.runtime.CpuPinner;
+import io.mdgate.runtime.config.CoreMapValidator;
+import io.mdgate.runtime.config.GatewayConfig;
+import io.mdgate.runtime.config.HostTopology;
+import io.mdgate.runtime.config.ThreadPinning;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;

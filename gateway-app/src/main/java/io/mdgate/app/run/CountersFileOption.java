@@ -1,7 +1,7 @@
 package io.mdgate.app.run;
 
-import io.mdgate.app.config.ConfigException;
-import io.mdgate.app.config.ConfigLoader;
+import io.mdgate.runtime.config.ConfigException;
+import io.mdgate.runtime.config.ConfigLoader;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;

@@ -1,8 +1,8 @@
 package io.mdgate.app.run;
 
-import io.mdgate.app.run.counters.CountersFile;
-import io.mdgate.app.run.counters.CountersFileException;
-import io.mdgate.app.run.counters.ErrorRecord;
+import io.mdgate.runtime.counters.CountersFile;
+import io.mdgate.runtime.counters.CountersFileException;
+import io.mdgate.runtime.counters.ErrorRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

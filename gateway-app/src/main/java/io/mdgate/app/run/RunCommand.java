@@ -1,11 +1,13 @@
 package io.mdgate.app.run;
 
 import io.mdgate.app.StopSignal;
-import io.mdgate.app.config.ConfigException;
-import io.mdgate.app.config.ConfigLoader;
-import io.mdgate.app.config.GatewayConfig;
-import io.mdgate.app.run.counters.CountersFile;
-import io.mdgate.app.run.counters.CountersSnapshot;
+import io.mdgate.runtime.CpuPinner;
+import io.mdgate.runtime.Gateway;
+import io.mdgate.runtime.config.ConfigException;
+import io.mdgate.runtime.config.ConfigLoader;
+import io.mdgate.runtime.config.GatewayConfig;
+import io.mdgate.runtime.counters.CountersFile;
+import io.mdgate.runtime.counters.CountersSnapshot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -1,9 +1,9 @@
 package io.mdgate.app.run;
 
-import io.mdgate.app.run.counters.CounterType;
-import io.mdgate.app.run.counters.CountersFile;
-import io.mdgate.app.run.counters.CountersFileException;
-import io.mdgate.app.run.counters.CountersSnapshot;
+import io.mdgate.runtime.counters.CounterType;
+import io.mdgate.runtime.counters.CountersFile;
+import io.mdgate.runtime.counters.CountersFileException;
+import io.mdgate.runtime.counters.CountersSnapshot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,13 +1,9 @@
 /**
- * The running gateway: the pipeline's stages as Agrona agents (ingress per port and queue, session, journal,
- * egress, housekeeping), the rings between them, the core map that runs them on pinned threads, the idle
- * strategies (including the market-hours one), per-stage latency, and the {@code run}, {@code stat} and
- * {@code errors} commands.
- * <pre>
- *  ingress:p0:0 --\                          /--> journal (TickJournal ring, waits when full)
- *  ingress:p1:0 ---> packet ring --> session --
- *       (many-to-one, drops counted)        \--> tick ring (drops counted) --> egress --> consumers
- *  housekeeping: heartbeat, latency percentiles and .hlog files each second
- * </pre>
+ * The commands over a running gateway: {@code run} (parses its arguments, loads the configuration and checks the
+ * core map against this host, then starts gateway-runtime's {@link io.mdgate.runtime.Gateway} and stops it on
+ * SIGTERM, Ctrl-C or {@code --duration}), {@code stat} and {@code errors} (read its counters file, live or after it
+ * stopped). The gateway itself, its agents and the counters file are in gateway-runtime ({@code io.mdgate.runtime}).
+ * <p>
+ * Threading: each command runs on the calling thread; the gateway's cores run on threads of their own.
  */
 package io.mdgate.app.run;

@@ -1,9 +1,13 @@
 package io.mdgate.app.config;
 
-import io.mdgate.app.config.GatewayConfig.AgentKind;
-import io.mdgate.app.config.GatewayConfig.AgentRef;
-import io.mdgate.app.config.GatewayConfig.Core;
-import io.mdgate.app.config.GatewayConfig.Idle;
+import io.mdgate.runtime.config.ConfigException;
+import io.mdgate.runtime.config.ConfigLoader;
+import io.mdgate.runtime.config.ConfigLoaderTest;
+import io.mdgate.runtime.config.GatewayConfig;
+import io.mdgate.runtime.config.GatewayConfig.AgentKind;
+import io.mdgate.runtime.config.GatewayConfig.AgentRef;
+import io.mdgate.runtime.config.GatewayConfig.Core;
+import io.mdgate.runtime.config.GatewayConfig.Idle;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,5 +1,8 @@
 package io.mdgate.app.config;
 
+import io.mdgate.runtime.config.CoreMapValidatorTest;
+import io.mdgate.runtime.config.FakeHost;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,8 +1,12 @@
 package io.mdgate.app.config;
 
-import io.mdgate.app.config.GatewayConfig.AgentKind;
-import io.mdgate.app.config.GatewayConfig.AgentRef;
-import io.mdgate.app.config.GatewayConfig.IdleKind;
+import io.mdgate.runtime.config.ConfigLoader;
+import io.mdgate.runtime.config.CoreMapValidatorTest;
+import io.mdgate.runtime.config.FakeHost;
+import io.mdgate.runtime.config.GatewayConfig;
+import io.mdgate.runtime.config.GatewayConfig.AgentKind;
+import io.mdgate.runtime.config.GatewayConfig.AgentRef;
+import io.mdgate.runtime.config.GatewayConfig.IdleKind;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,9 @@
 package io.mdgate.app.config;
 
 import io.mdgate.ingress.DpdkNative;
+import io.mdgate.runtime.config.ConfigLoader;
+import io.mdgate.runtime.config.ConfigLoaderTest;
+import io.mdgate.runtime.config.GatewayConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;

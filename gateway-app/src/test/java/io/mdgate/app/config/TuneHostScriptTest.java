@@ -1,5 +1,7 @@
 package io.mdgate.app.config;
 
+import io.mdgate.runtime.config.FakeHost;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,8 +1,8 @@
 package io.mdgate.app.demo;
 
-import io.mdgate.app.config.ConfigLoader;
-import io.mdgate.app.config.GatewayConfig;
 import io.mdgate.egress.consumer.DeliveryPath;
+import io.mdgate.runtime.config.ConfigLoader;
+import io.mdgate.runtime.config.GatewayConfig;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

@@ -1,9 +1,6 @@
 package io.mdgate.app.run;
 
 import io.mdgate.app.feed.LoopbackMulticast;
-import io.mdgate.app.run.counters.CountersFile;
-import io.mdgate.app.run.counters.CountersFileException;
-import io.mdgate.app.run.counters.CountersSnapshot;
 import io.mdgate.app.sim.SimCommand;
 import io.mdgate.egress.consumer.ConsumerContext;
 import io.mdgate.egress.consumer.EgressConsumer;
@@ -11,6 +8,10 @@ import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmTransport;
 import io.mdgate.journal.JournalReader;
 import io.mdgate.journal.TickReplay;
+import io.mdgate.runtime.LoopbackGatewayConfig;
+import io.mdgate.runtime.counters.CountersFile;
+import io.mdgate.runtime.counters.CountersFileException;
+import io.mdgate.runtime.counters.CountersSnapshot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -2,9 +2,10 @@ package io.mdgate.app.run;
 
 import io.mdgate.app.Main;
 import io.mdgate.app.feed.LoopbackMulticast;
-import io.mdgate.app.run.counters.CountersFile;
-import io.mdgate.app.run.counters.CountersFileException;
-import io.mdgate.app.run.counters.CountersSnapshot;
+import io.mdgate.runtime.LoopbackGatewayConfig;
+import io.mdgate.runtime.counters.CountersFile;
+import io.mdgate.runtime.counters.CountersFileException;
+import io.mdgate.runtime.counters.CountersSnapshot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;

@@ -1,7 +1,7 @@
 package io.mdgate.app.run;
 
-import io.mdgate.app.run.counters.CounterType;
-import io.mdgate.app.run.counters.CountersFileWriter;
+import io.mdgate.runtime.counters.CounterType;
+import io.mdgate.runtime.counters.CountersFileWriter;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

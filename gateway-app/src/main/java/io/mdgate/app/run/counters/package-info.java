@@ -1,8 +1,0 @@
-/**
- * The gateway's counters file: one memory-mapped file holding every live counter (an Agrona
- * {@link org.agrona.concurrent.status.CountersManager}'s metadata and values) and the distinct-error log, written
- * by the running gateway and read by {@code mdgate stat}, {@code mdgate errors}, the demo's dashboard, or any other
- * process, while the gateway runs and after it died. {@link io.mdgate.app.run.counters.CountersFileDescriptor}
- * documents the layout; {@link io.mdgate.app.run.counters.CountersFile} writes and reads it.
- */
-package io.mdgate.app.run.counters;
