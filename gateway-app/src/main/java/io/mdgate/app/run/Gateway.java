@@ -1,7 +1,7 @@
 package io.mdgate.app.run;
 
 import io.mdgate.app.config.GatewayConfig;
-import io.mdgate.app.run.counters.CounterType;
+import io.mdgate.core.counters.CounterType;
 import io.mdgate.app.run.counters.CountersFileDescriptor;
 import io.mdgate.app.run.counters.CountersFileWriter;
 import io.mdgate.core.book.BookContext;
@@ -119,6 +119,7 @@ public final class Gateway implements AutoCloseable
 
             journal = config.journal().enabled() ? track(TickJournal.open(new JournalContext()
                 .directory(config.journal().dir())
+                .counters(counters)
                 .ringCapacity(Math.max(JournalContext.MIN_RING_CAPACITY, ringBytes)))) : null;
             final long firstSequence = journal != null ? journal.nextGatewaySequence() : 1;
             tickLog = journal != null ? new TickLog(TICK_LOG_CAPACITY, "journal", "egress") :
@@ -154,7 +155,7 @@ public final class Gateway implements AutoCloseable
             if (journal != null)
             {
                 agents.put("journal", new JournalStage(journal, tickLog.reader(0),
-                    latency("ingress_to_journal", hlogDir, startMillis, latencies), clock, counters));
+                    latency("ingress_to_journal", hlogDir, startMillis, latencies), clock));
             }
 
             final EgressTransport transport = track(EgressTransports.open(config.egress()));
@@ -162,6 +163,7 @@ public final class Gateway implements AutoCloseable
             final TickReplay[] replay = new TickReplay[1];
             final PublisherContext publisherContext = new PublisherContext()
                 .transport(transport)
+                .counters(counters)
                 .firstSequence(firstSequence)
                 .eventLog(message -> err.println("mdgate run: egress: " + message))
                 .recoverySource(archive != null ? archive :
