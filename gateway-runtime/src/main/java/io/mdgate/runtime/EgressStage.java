@@ -1,6 +1,6 @@
 package io.mdgate.runtime;
 
-import io.mdgate.runtime.counters.CounterType;
+import io.mdgate.core.counters.CounterType;
 import io.mdgate.runtime.counters.CountersFileWriter;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.egress.TickArchive;
@@ -8,7 +8,6 @@ import io.mdgate.core.ticklog.TickLogReader;
 import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.egress.publisher.ConsumerVisitor;
 import io.mdgate.egress.publisher.EgressPublisher;
-import io.mdgate.egress.publisher.PublisherCounters;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochNanoClock;
@@ -23,9 +22,10 @@ import java.util.List;
  * consumer is ever given a tick the journal does not hold) and publishes each tick through the
  * {@link EgressPublisher} (multicast stream, consumers' rings and tables, control, recovery), measuring
  * {@code ingress_to_egress} (from the tick's receive time, on the clock every stage uses) for each. Keeps the in-memory {@link TickArchive} for recovery when there is no journal.
- * Publishes its counters every millisecond, per configured consumer {@code egress.consumer.<name>.lag} (ticks
- * published and not yet reported delivered; -1 when the consumer reports no position, as one reading the multicast
- * stream does), {@code .delivered} and {@code .connected}.
+ * The publisher keeps its own counters ({@code egress.*}) in the counters file its context was given; this stage
+ * sets, every millisecond, those of each configured consumer: {@code egress.consumer.<name>.lag} (ticks published
+ * and not yet reported delivered; -1 when the consumer reports no position, as one reading the multicast stream
+ * does), {@code .delivered} and {@code .connected}.
  * <p>
  * {@link #onClose()} publishes what is left in the ring, then closes the publisher, which says goodbye to every
  * consumer. Threading: the agent's thread.
@@ -49,24 +49,6 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
     private final AtomicCounter[] delivered;
     private final AtomicCounter[] connected;
     private final boolean[] seen;
-    private final AtomicCounter ticksPublished;
-    private final AtomicCounter lastSequence;
-    private final AtomicCounter consumers;
-    private final AtomicCounter datagrams;
-    private final AtomicCounter heartbeats;
-    private final AtomicCounter inputGaps;
-    private final AtomicCounter laps;
-    private final AtomicCounter resyncs;
-    private final AtomicCounter recoveryRequests;
-    private final AtomicCounter recoveredTicks;
-    private final AtomicCounter missingFromSource;
-    private final AtomicCounter authenticationFailures;
-    private final AtomicCounter rejected;
-    private final AtomicCounter timedOut;
-    private final AtomicCounter helloTimeouts;
-    private final AtomicCounter connectionsOverLimit;
-    private final AtomicCounter connectionsMalformed;
-    private final AtomicCounter refusalsNotLogged;
     private long lastPublishNanos;
 
     /**
@@ -101,24 +83,6 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
             delivered[i] = counters.newCounter(prefix + "delivered", CounterType.POSITION);
             connected[i] = counters.newCounter(prefix + "connected", CounterType.STATE);
         }
-        ticksPublished = counters.newCounter("egress.ticks_published", CounterType.TOTAL);
-        lastSequence = counters.newCounter("egress.last_sequence", CounterType.POSITION);
-        consumers = counters.newCounter("egress.consumers", CounterType.LEVEL);
-        datagrams = counters.newCounter("egress.datagrams", CounterType.TOTAL);
-        heartbeats = counters.newCounter("egress.heartbeats", CounterType.TOTAL);
-        inputGaps = counters.newCounter("egress.input_gaps", CounterType.TOTAL);
-        laps = counters.newCounter("egress.laps", CounterType.TOTAL);
-        resyncs = counters.newCounter("egress.resyncs", CounterType.TOTAL);
-        recoveryRequests = counters.newCounter("egress.recovery_requests", CounterType.TOTAL);
-        recoveredTicks = counters.newCounter("egress.recovered_ticks", CounterType.TOTAL);
-        missingFromSource = counters.newCounter("egress.ticks_missing_from_source", CounterType.TOTAL);
-        authenticationFailures = counters.newCounter("egress.authentication_failures", CounterType.TOTAL);
-        rejected = counters.newCounter("egress.rejected", CounterType.TOTAL);
-        timedOut = counters.newCounter("egress.timed_out", CounterType.TOTAL);
-        helloTimeouts = counters.newCounter("egress.hello_timeouts", CounterType.TOTAL);
-        connectionsOverLimit = counters.newCounter("egress.connections_over_limit", CounterType.TOTAL);
-        connectionsMalformed = counters.newCounter("egress.connections_malformed", CounterType.TOTAL);
-        refusalsNotLogged = counters.newCounter("egress.refusals_not_logged", CounterType.TOTAL);
     }
 
     @Override
@@ -182,25 +146,6 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
                 connected[i].setRelease(0);
             }
         }
-        final PublisherCounters c = publisher.counters();
-        ticksPublished.setRelease(c.ticksPublished());
-        lastSequence.setRelease(publisher.lastPublishedSequence());
-        consumers.setRelease(publisher.activeConsumers());
-        datagrams.setRelease(publisher.datagramsSent());
-        heartbeats.setRelease(publisher.streamHeartbeatsSent());
-        inputGaps.setRelease(c.inputGaps());
-        laps.setRelease(c.laps());
-        resyncs.setRelease(c.resyncs());
-        recoveryRequests.setRelease(c.recoveryRequests());
-        recoveredTicks.setRelease(c.recoveredTicks());
-        missingFromSource.setRelease(c.ticksMissingFromSource());
-        authenticationFailures.setRelease(c.authenticationFailures());
-        rejected.setRelease(c.rejected());
-        timedOut.setRelease(c.sessionsTimedOut());
-        helloTimeouts.setRelease(c.helloTimeouts());
-        connectionsOverLimit.setRelease(c.connectionsOverLimit());
-        connectionsMalformed.setRelease(c.connectionsMalformed());
-        refusalsNotLogged.setRelease(c.refusalsNotLogged());
     }
 
     @Override
@@ -216,7 +161,6 @@ final class EgressStage implements Agent, TickHandler, ConsumerVisitor
         {
             flag.setRelease(0);
         }
-        consumers.setRelease(0);
         publisher.close();
         onClose.run();
     }

@@ -1,9 +1,9 @@
 package io.mdgate.runtime;
 
+import io.mdgate.core.counters.CounterType;
 import io.mdgate.runtime.config.GatewayConfig;
 import io.mdgate.runtime.config.SysFs;
 import io.mdgate.runtime.config.ThreadPinning;
-import io.mdgate.runtime.counters.CounterType;
 import io.mdgate.runtime.counters.CountersFileDescriptor;
 import io.mdgate.runtime.counters.CountersFileWriter;
 import io.mdgate.core.book.BookContext;
@@ -126,6 +126,7 @@ public final class Gateway implements AutoCloseable
 
             journal = config.journal().enabled() ? track(TickJournal.open(new JournalContext()
                 .directory(config.journal().dir())
+                .counters(counters)
                 .ringCapacity(Math.max(JournalContext.MIN_RING_CAPACITY, ringBytes)))) : null;
             final long firstSequence = journal != null ? journal.nextGatewaySequence() : 1;
             tickLog = journal != null ? new TickLog(TICK_LOG_CAPACITY, "journal", "egress") :
@@ -161,7 +162,7 @@ public final class Gateway implements AutoCloseable
             if (journal != null)
             {
                 agents.put("journal", new JournalStage(journal, tickLog.reader(0),
-                    latency("ingress_to_journal", hlogDir, startMillis, latencies), clock, counters));
+                    latency("ingress_to_journal", hlogDir, startMillis, latencies), clock));
             }
 
             final EgressTransport transport = track(EgressTransports.open(config.egress()));
@@ -169,6 +170,7 @@ public final class Gateway implements AutoCloseable
             final TickReplay[] replay = new TickReplay[1];
             final PublisherContext publisherContext = new PublisherContext()
                 .transport(transport)
+                .counters(counters)
                 .firstSequence(firstSequence)
                 .eventLog(message -> err.println("mdgate run: egress: " + message))
                 .recoverySource(archive != null ? archive :

@@ -1,6 +1,6 @@
 package io.mdgate.runtime;
 
-import io.mdgate.runtime.counters.CounterType;
+import io.mdgate.core.counters.CounterType;
 import io.mdgate.runtime.counters.CountersFileWriter;
 import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.ingress.Ingress;

@@ -1,6 +1,6 @@
 package io.mdgate.runtime;
 
-import io.mdgate.runtime.counters.CounterType;
+import io.mdgate.core.counters.CounterType;
 import io.mdgate.runtime.counters.CountersFileWriter;
 import io.mdgate.core.book.OrderBooks;
 import io.mdgate.core.feed.FeedSession;
@@ -40,7 +40,8 @@ import java.nio.ByteOrder;
  * waits for room, so it can share a thread with the journal and the egress.
  * <p>
  * Measures {@code ingress_to_session} (packet receive time to the session taking it, on the one clock all stages
- * use). System events set the {@link MarketState}. Publishes its counters every millisecond.
+ * use). System events set the {@link MarketState}. The feed session keeps its own counters ({@code feed.*}) in the
+ * counters file, given to it through its context here; the agent publishes its own every millisecond.
  * <p>
  * Threading: every method on the agent's thread; the session, processor and normalizer are confined to it.
  */
@@ -62,7 +63,6 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
     private final MarketState marketState;
     private final EpochNanoClock clock;
     private final StageLatency latency;
-    private final FeedCountersPublisher feedCounters;
     private final AtomicCounter ticks;
     private final AtomicCounter lastSequence;
     private final AtomicCounter backPressured;
@@ -107,11 +107,11 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
             sessionContext.requester(new GatedRequester(requester));
         }
         session = new FeedSession(sessionContext
+            .counters(counters)
             .messageHandler(processor)
             .gapHandler(processor)
             .packetContextHandler(processor));
         processor.packetDecoder(session.decoder());
-        feedCounters = new FeedCountersPublisher(session, counters);
         ticks = counters.newCounter("session.ticks", CounterType.TOTAL);
         lastSequence = counters.newCounter("session.last_sequence", CounterType.POSITION);
         backPressured = counters.newCounter("session.back_pressured", CounterType.TOTAL);
@@ -254,7 +254,6 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
 
     private void publishCounters()
     {
-        feedCounters.publish();
         ticks.setRelease(ticksSeen);
         lastSequence.setRelease(lastTickSequence);
         backPressured.setRelease(waits);

@@ -1,8 +1,8 @@
 package io.mdgate.runtime;
 
+import io.mdgate.core.counters.CounterType;
 import io.mdgate.runtime.config.GatewayConfig;
 import io.mdgate.runtime.config.ThreadPinning;
-import io.mdgate.runtime.counters.CounterType;
 import io.mdgate.runtime.counters.CountersFileWriter;
 import org.agrona.concurrent.status.AtomicCounter;
 

@@ -8,6 +8,7 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.Position;
 
 /**
@@ -18,7 +19,8 @@ import org.agrona.concurrent.status.Position;
  * <p>
  * {@link #onStart()} creates the queue appenders, so the agent must run its whole life on one thread (an
  * {@code AgentRunner}, or an {@code AgentInvoker} on one thread). {@link #onClose()} drains what is left in the
- * ring, then closes the appenders: stop publishing before closing the agent.
+ * ring, then closes the appenders: stop publishing before closing the agent. Its thread updates the journal's
+ * counters ({@link JournalCounterDescriptor}) as it appends, {@code journal.position} with the journaled position.
  */
 public final class JournalAgent implements Agent
 {
@@ -33,8 +35,9 @@ public final class JournalAgent implements Agent
     private final TickHandler logAppender = this::appendFromLog;
     private TickLogReader tickSource;
     private TickHandler appended;
+    private final AtomicCounter position;
+    private final AtomicCounter cyclesDeleted;
     private int lastCycle = Integer.MIN_VALUE;
-    private long cyclesDeleted;
 
     JournalAgent(
         final JournalWriter writer,
@@ -43,8 +46,11 @@ public final class JournalAgent implements Agent
         final Position journaled,
         final Retention retention,
         final SingleChronicleQueue ticks,
-        final SingleChronicleQueue packets)
+        final SingleChronicleQueue packets,
+        final AtomicCounter[] counters)
     {
+        this.position = counters[JournalCounterDescriptor.POSITION.ordinal()];
+        this.cyclesDeleted = counters[JournalCounterDescriptor.CYCLES_DELETED.ordinal()];
         this.writer = writer;
         this.ring = ring;
         this.drainLimit = drainLimit;
@@ -88,6 +94,7 @@ public final class JournalAgent implements Agent
         if (work > 0)
         {
             journaled.setRelease(writer.lastSequence());
+            position.setRelease(writer.lastSequence());
             if (writer.tickCycle() != lastCycle)
             {
                 lastCycle = writer.tickCycle();
@@ -141,7 +148,7 @@ public final class JournalAgent implements Agent
     /** @return cycle files deleted by retention. */
     public long cyclesDeleted()
     {
-        return cyclesDeleted;
+        return cyclesDeleted.get();
     }
 
     private void appendFromLog(final DirectBuffer buffer, final int offset)
@@ -167,7 +174,6 @@ public final class JournalAgent implements Agent
 
     private void applyRetention()
     {
-        cyclesDeleted += retention.apply(ticks);
-        cyclesDeleted += retention.apply(packets);
+        cyclesDeleted.getAndAddRelease(retention.apply(ticks) + retention.apply(packets));
     }
 }

@@ -1,5 +1,6 @@
 package io.mdgate.journal;
 
+import io.mdgate.core.counters.CounterAllocator;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
@@ -35,6 +36,7 @@ public final class JournalContext
     private int drainLimit = DEFAULT_DRAIN_LIMIT;
     private boolean recordPackets = true;
     private Position journaledPosition;
+    private CounterAllocator counters;
 
     public Path directory()
     {
@@ -154,6 +156,23 @@ public final class JournalContext
     public JournalContext journaledPosition(final Position position)
     {
         this.journaledPosition = position;
+        return this;
+    }
+
+    public CounterAllocator counters()
+    {
+        return counters;
+    }
+
+    /**
+     * @param counters where the journal allocates its counters ({@link JournalCounterDescriptor}, labelled
+     *                 {@code journal.*}) when it opens: the gateway's counters file, so other processes read them
+     *                 live; null (the default) for counters of its own, made at each open, that nobody outside
+     *                 sees. An allocator takes a label once: give it to one open journal.
+     */
+    public JournalContext counters(final CounterAllocator counters)
+    {
+        this.counters = counters;
         return this;
     }
 

@@ -6,6 +6,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.nio.ByteOrder;
 
@@ -20,8 +21,8 @@ import java.nio.ByteOrder;
  * drives both (tests, offline tools), be drained until idle before the ring can fill. A packet longer than {@link PacketRecordDescriptor#MAX_PAYLOAD_LENGTH}
  * is not journaled and counted in {@link #oversizedPackets()}.
  * <p>
- * Allocation-free. Threading: one producer thread (the core's); the counters may be read from any thread as
- * approximate values.
+ * Allocation-free. Threading: one producer thread (the core's), the only writer of its two counters
+ * ({@code journal.back_pressured}, {@code journal.oversized_packets}), which may be read from any thread.
  */
 public final class JournalPublisher implements TickHandler, PacketHandler
 {
@@ -30,13 +31,16 @@ public final class JournalPublisher implements TickHandler, PacketHandler
 
     private final RingBuffer ring;
     private final boolean recordPackets;
-    private volatile long backPressured;
-    private volatile long oversizedPackets;
+    private final AtomicCounter backPressured;
+    private final AtomicCounter oversizedPackets;
 
-    JournalPublisher(final RingBuffer ring, final boolean recordPackets)
+    /** @param counters the journal's counters ({@link JournalCounterDescriptor}); the producer updates its two. */
+    JournalPublisher(final RingBuffer ring, final boolean recordPackets, final AtomicCounter[] counters)
     {
         this.ring = ring;
         this.recordPackets = recordPackets;
+        this.backPressured = counters[JournalCounterDescriptor.BACK_PRESSURED.ordinal()];
+        this.oversizedPackets = counters[JournalCounterDescriptor.OVERSIZED_PACKETS.ordinal()];
     }
 
     @Override
@@ -58,14 +62,14 @@ public final class JournalPublisher implements TickHandler, PacketHandler
         }
         if (length > PacketRecordDescriptor.MAX_PAYLOAD_LENGTH || length < 0)
         {
-            oversizedPackets++;
+            oversizedPackets.incrementRelease();
             return;
         }
         final int recordLength = PacketRecordDescriptor.HEADER_LENGTH + length;
         int index = ring.tryClaim(PACKET_MESSAGE, recordLength);
         if (index < 0)
         {
-            backPressured++;
+            backPressured.incrementRelease();
             do
             {
                 Thread.onSpinWait();
@@ -104,18 +108,18 @@ public final class JournalPublisher implements TickHandler, PacketHandler
     /** @return times a tick or packet had to wait for space in the ring. */
     public long backPressured()
     {
-        return backPressured;
+        return backPressured.get();
     }
 
     /** @return packets too long to journal. */
     public long oversizedPackets()
     {
-        return oversizedPackets;
+        return oversizedPackets.get();
     }
 
     private void waitToWrite(final DirectBuffer buffer, final int offset)
     {
-        backPressured++;
+        backPressured.incrementRelease();
         do
         {
             Thread.onSpinWait();

@@ -5,6 +5,7 @@ import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.nio.ByteOrder;
 
@@ -33,11 +34,11 @@ final class JournalWriter implements AutoCloseable
     private final CycleTimeProvider packetTime;
     private ExcerptAppender tickAppender;
     private ExcerptAppender packetAppender;
+    private final AtomicCounter ticksAppended;
+    private final AtomicCounter packetsAppended;
+    private final AtomicCounter outOfSequence;
+    private final AtomicCounter malformedPackets;
     private long lastSequence;
-    private long ticksAppended;
-    private long packetsAppended;
-    private long outOfSequence;
-    private long malformedPackets;
 
     /**
      * @param ticks        the tick queue, open for writing.
@@ -45,14 +46,21 @@ final class JournalWriter implements AutoCloseable
      * @param tickTime     the tick queue's cycle clock.
      * @param packetTime   the packet queue's cycle clock.
      * @param lastSequence the last tick already journaled, {@link TickReplay#NO_SEQUENCE} for an empty journal.
+     * @param counters     the journal's counters ({@link JournalCounterDescriptor}); the writer's thread updates its
+     *                     own four.
      */
     JournalWriter(
         final SingleChronicleQueue ticks,
         final SingleChronicleQueue packets,
         final CycleTimeProvider tickTime,
         final CycleTimeProvider packetTime,
-        final long lastSequence)
+        final long lastSequence,
+        final AtomicCounter[] counters)
     {
+        this.ticksAppended = counters[JournalCounterDescriptor.TICKS.ordinal()];
+        this.packetsAppended = counters[JournalCounterDescriptor.PACKETS.ordinal()];
+        this.outOfSequence = counters[JournalCounterDescriptor.TICKS_OUT_OF_SEQUENCE.ordinal()];
+        this.malformedPackets = counters[JournalCounterDescriptor.MALFORMED_PACKETS.ordinal()];
         this.ticks = ticks;
         this.packets = packets;
         this.tickTime = tickTime;
@@ -80,7 +88,7 @@ final class JournalWriter implements AutoCloseable
         final long sequence = buffer.getLong(offset + TickReplay.SEQUENCE_OFFSET, ByteOrder.LITTLE_ENDIAN);
         if (lastSequence != TickReplay.NO_SEQUENCE && sequence != lastSequence + 1)
         {
-            outOfSequence++;
+            outOfSequence.incrementRelease();
             return OUT_OF_SEQUENCE;
         }
         if (tickTime.isRecordTime())
@@ -92,7 +100,7 @@ final class JournalWriter implements AutoCloseable
             copy(buffer, offset, TICK_LENGTH, document.wire().bytes());
         }
         lastSequence = sequence;
-        ticksAppended++;
+        ticksAppended.incrementRelease();
         return OK;
     }
 
@@ -112,7 +120,7 @@ final class JournalWriter implements AutoCloseable
             buffer.getInt(offset + PacketRecordDescriptor.LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN) !=
             length - PacketRecordDescriptor.HEADER_LENGTH)
         {
-            malformedPackets++;
+            malformedPackets.incrementRelease();
             return MALFORMED;
         }
         if (packetTime.isRecordTime())
@@ -124,7 +132,7 @@ final class JournalWriter implements AutoCloseable
         {
             copy(buffer, offset, length, document.wire().bytes());
         }
-        packetsAppended++;
+        packetsAppended.incrementRelease();
         return OK;
     }
 
@@ -141,22 +149,22 @@ final class JournalWriter implements AutoCloseable
 
     long ticksAppended()
     {
-        return ticksAppended;
+        return ticksAppended.get();
     }
 
     long packetsAppended()
     {
-        return packetsAppended;
+        return packetsAppended.get();
     }
 
     long outOfSequence()
     {
-        return outOfSequence;
+        return outOfSequence.get();
     }
 
     long malformedPackets()
     {
-        return malformedPackets;
+        return malformedPackets.get();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.mdgate.journal;
 
+import io.mdgate.core.counters.PrivateCounters;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.tick.sbe.TickEncoder;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -7,6 +8,7 @@ import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.Position;
 
 import java.io.IOException;
@@ -60,10 +62,13 @@ public final class TickJournal implements AutoCloseable
         journaled.setRelease(lastSequence);
         final OneToOneRingBuffer ring = new OneToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(
             context.ringCapacity() + RingBufferDescriptor.TRAILER_LENGTH, 64)));
-        final JournalWriter writer = new JournalWriter(ticks, packets, tickTime, packetTime, lastSequence);
-        this.publisher = new JournalPublisher(ring, packets != null);
+        final AtomicCounter[] counters = JournalCounterDescriptor.newCounters(null != context.counters() ?
+            context.counters() : new PrivateCounters(JournalCounterDescriptor.values().length));
+        counters[JournalCounterDescriptor.POSITION.ordinal()].setRelease(lastSequence);
+        final JournalWriter writer = new JournalWriter(ticks, packets, tickTime, packetTime, lastSequence, counters);
+        this.publisher = new JournalPublisher(ring, packets != null, counters);
         this.agent = new JournalAgent(writer, ring, context.drainLimit(), journaled,
-            new Retention(context.retainCycles()), ticks, packets);
+            new Retention(context.retainCycles()), ticks, packets, counters);
     }
 
     /**

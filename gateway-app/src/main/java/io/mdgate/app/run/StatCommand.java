@@ -1,6 +1,6 @@
 package io.mdgate.app.run;
 
-import io.mdgate.runtime.counters.CounterType;
+import io.mdgate.core.counters.CounterType;
 import io.mdgate.runtime.counters.CountersFile;
 import io.mdgate.runtime.counters.CountersFileException;
 import io.mdgate.runtime.counters.CountersSnapshot;

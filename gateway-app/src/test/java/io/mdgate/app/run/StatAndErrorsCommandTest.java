@@ -1,6 +1,6 @@
 package io.mdgate.app.run;
 
-import io.mdgate.runtime.counters.CounterType;
+import io.mdgate.core.counters.CounterType;
 import io.mdgate.runtime.counters.CountersFileWriter;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.mdgate.core.feed;
 
+import io.mdgate.core.counters.CounterAllocator;
+import io.mdgate.core.counters.PrivateCounters;
 import io.mdgate.core.mold.MoldUdp64Descriptor;
 import io.mdgate.core.mold.MoldUdp64MessageHandler;
 import io.mdgate.core.mold.MoldUdp64PacketDecoder;
@@ -48,6 +50,9 @@ import java.nio.ByteOrder;
  * {@code doWork}, so call it every duty cycle and once before the first packet. Receive timestamps given with
  * packets are only passed on (see {@link PacketContextHandler}).
  * <p>
+ * Counters ({@link FeedCounterDescriptor}) are allocated once, from {@link Context#counters(CounterAllocator)}, and
+ * updated by the session where each event happens; the accessors below read them back.
+ * <p>
  * Allocation-free after construction. Threading: not thread-safe; the ingress poll, {@link #doWork(long)}, the
  * re-request answers and every callback run on one thread.
  */
@@ -91,7 +96,7 @@ public final class FeedSession implements PacketHandler
 
     private final MoldUdp64PacketDecoder decoder = new MoldUdp64PacketDecoder();
     private final MoldUdp64MessageHandler deliverer = this::onSessionMessage;
-    private final FeedCounters counters = new FeedCounters();
+    private final FeedCounters counters;
     private final PacketHold hold;
     private final GapTable gaps;
     private final TokenBucket requestTokens;
@@ -141,6 +146,8 @@ public final class FeedSession implements PacketHandler
         this.configuredSessionView = null == configuredSession ? null : new UnsafeBuffer(configuredSession);
         this.plausibleWindow = context.plausibleSequenceWindow();
         this.maxRequestedPerGap = context.maxRequestedPerGap();
+        this.counters = new FeedCounters(null != context.counters() ?
+            context.counters() : new PrivateCounters(FeedCounterDescriptor.COUNTERS_PER_SESSION));
         this.candidates = new SessionCandidates(plausibleWindow, context.confirmPackets(),
             context.corroborationWindowNanos(), staleLineNanos);
         this.jump = new Corroboration(plausibleWindow, context.confirmPackets(), context.corroborationWindowNanos(),
@@ -157,30 +164,38 @@ public final class FeedSession implements PacketHandler
             this.expected = context.resumeNextSequence();
             this.highestKnown = expected;
         }
+        levelsChanged();
     }
 
     @Override
     public void onPacket(
         final int line, final DirectBuffer buffer, final int offset, final int length, final long receiveTimestampNanos)
     {
+        receive(line, buffer, offset, length, receiveTimestampNanos);
+        levelsChanged();
+    }
+
+    private void receive(
+        final int line, final DirectBuffer buffer, final int offset, final int length, final long receiveTimestampNanos)
+    {
         if (line < FeedLines.A || line > FeedLines.RECOVERY)
         {
-            counters.unknownLinePackets++;
+            counters.unknownLinePackets.incrementRelease();
             return;
         }
-        counters.packets[line]++;
+        counters.packets[line].incrementRelease();
         heard(line);
         if (length < HEADER_LENGTH || offset < 0 || length > buffer.capacity() - offset)
         {
             decoder.decode(buffer, offset, length, VALIDATE_ONLY);
-            counters.malformed[line]++;
+            counters.malformed[line].incrementRelease();
             return;
         }
         final long sequence = buffer.getLong(offset + MoldUdp64Descriptor.SEQUENCE_NUMBER_OFFSET, BE);
         final int count = buffer.getShort(offset + MoldUdp64Descriptor.MESSAGE_COUNT_OFFSET, BE) & 0xFFFF;
         if (sequence < 1 || sequence > MAX_SEQUENCE)
         {
-            counters.malformed[line]++;
+            counters.malformed[line].incrementRelease();
             return;
         }
         if ((sessionNumber == 0 || !sameSession(sessionView, buffer, offset)) &&
@@ -216,7 +231,7 @@ public final class FeedSession implements PacketHandler
     {
         if (ended)
         {
-            counters.packetsAfterEndOfSession++;
+            counters.packetsAfterEndOfSession.incrementRelease();
             return;
         }
         if (!trusted && sequence - highestKnown > plausibleWindow &&
@@ -253,22 +268,22 @@ public final class FeedSession implements PacketHandler
     {
         if (line == FeedLines.RECOVERY)
         {
-            counters.implausible[line]++;
+            counters.implausible[line].incrementRelease();
             return false;
         }
         if (!isWellFormed(buffer, offset, length, count))
         {
-            counters.malformed[line]++;
+            counters.malformed[line].incrementRelease();
             return false;
         }
         jump.add(line, sequence, count, Corroboration.hash(buffer, offset, length), timestamp, nowNanos);
         if (!jump.isCorroborated())
         {
-            counters.implausible[line]++;
+            counters.implausible[line].incrementRelease();
             return false;
         }
         jump.clear();
-        counters.sequenceJumps++;
+        counters.sequenceJumps.incrementRelease();
         return true;
     }
 
@@ -302,7 +317,23 @@ public final class FeedSession implements PacketHandler
         {
             work += acceptWaitingCandidate();
         }
+        levelsChanged();
         return work;
+    }
+
+    /**
+     * Sets the counters that are levels of the session's state (gaps open, messages missing, packets held, next
+     * sequence, end of session, session number) to what they are now: at the end of every call that may change
+     * them, on the session's thread.
+     */
+    private void levelsChanged()
+    {
+        counters.gapsOpen.setRelease(gaps.size());
+        counters.messagesMissing.setRelease(gaps.isEmpty() ? 0 : missingMessages());
+        counters.heldPackets.setRelease(hold.size());
+        counters.nextSequence.setRelease(expected);
+        counters.endOfSession.setRelease(ended ? 1 : 0);
+        counters.sessionNumber.setRelease(sessionNumber);
     }
 
     private void onControl(
@@ -316,7 +347,7 @@ public final class FeedSession implements PacketHandler
         if (length != HEADER_LENGTH)
         {
             decoder.decode(buffer, offset, length, VALIDATE_ONLY);
-            counters.malformed[line]++;
+            counters.malformed[line].incrementRelease();
             return;
         }
         if (count == END_OF_SESSION_COUNT)
@@ -329,7 +360,7 @@ public final class FeedSession implements PacketHandler
         }
         else
         {
-            counters.heartbeats[line]++;
+            counters.heartbeats[line].incrementRelease();
         }
         if (sequence > highestKnown)
         {
@@ -364,19 +395,19 @@ public final class FeedSession implements PacketHandler
         }
         if (decoder.decode(buffer, offset, length, VALIDATE_ONLY) < 0)
         {
-            counters.malformed[line]++;
+            counters.malformed[line].incrementRelease();
             return;
         }
         while (!hold.canHold(length) || gaps.isFull())
         {
             if (!declareFront(LOST_HOLD_FULL))
             {
-                counters.malformed[line]++;
+                counters.malformed[line].incrementRelease();
                 return;
             }
             if (end <= expected)
             {
-                counters.duplicates[line] += count;
+                counters.duplicates[line].getAndAddRelease(count);
                 return;
             }
             if (sequence <= expected)
@@ -418,7 +449,7 @@ public final class FeedSession implements PacketHandler
         }
         if (!fillsSomething)
         {
-            counters.duplicates[line] += count;
+            counters.duplicates[line].getAndAddRelease(count);
             return;
         }
         hold.add(buffer, offset, length, sequence, count, line, timestamp);
@@ -429,11 +460,11 @@ public final class FeedSession implements PacketHandler
     {
         if (decoder.decode(buffer, offset, length, VALIDATE_ONLY) < 0)
         {
-            counters.malformed[line]++;
+            counters.malformed[line].incrementRelease();
         }
         else
         {
-            counters.duplicates[line] += count;
+            counters.duplicates[line].getAndAddRelease(count);
         }
     }
 
@@ -454,7 +485,7 @@ public final class FeedSession implements PacketHandler
         }
         if (decoder.decode(buffer, offset, length, deliverer) < 0)
         {
-            counters.malformed[line]++;
+            counters.malformed[line].incrementRelease();
             return;
         }
         if (end > highestKnown)
@@ -501,7 +532,7 @@ public final class FeedSession implements PacketHandler
         final int count = hold.count(entry);
         if (hold.sequence(entry) + count <= expected)
         {
-            counters.duplicates[line] += count;
+            counters.duplicates[line].getAndAddRelease(count);
             return;
         }
         deliveringLine = line;
@@ -524,9 +555,7 @@ public final class FeedSession implements PacketHandler
             return;
         }
         expected = first + count;
-        counters.gapsDeclaredLost[opener]++;
-        counters.gapsLostByReason[reason]++;
-        counters.messagesLost += count;
+        counters.gapLost(opener, reason, count);
         gapHandler.onGapDeclared(first, count);
         listener.onGapDeclared(first, count, reason);
     }
@@ -547,11 +576,11 @@ public final class FeedSession implements PacketHandler
     {
         if (sequence < expected)
         {
-            counters.duplicates[deliveringLine]++;
+            counters.duplicates[deliveringLine].incrementRelease();
             return;
         }
         expected = sequence + 1;
-        counters.messages[deliveringLine]++;
+        counters.delivered(deliveringLine);
         messageHandler.onMessage(buffer, offset, length, sequence);
     }
 
@@ -573,25 +602,25 @@ public final class FeedSession implements PacketHandler
     {
         if ((hasPreviousSession && sameSession(previousSessionView, buffer, offset)) || line == FeedLines.RECOVERY)
         {
-            counters.otherSessionPackets++;
+            counters.otherSessionPackets.incrementRelease();
             return false;
         }
         if (!isWellFormed(buffer, offset, length, count) || !isPrintable(buffer, offset))
         {
-            counters.malformed[line]++;
+            counters.malformed[line].incrementRelease();
             return false;
         }
         if (null != configuredSession)
         {
             if (!sameSession(configuredSessionView, buffer, offset))
             {
-                counters.refusedSessionPackets++;
+                counters.refusedSessionPackets.incrementRelease();
                 return false;
             }
             beginSession(buffer, offset, sequence, line, timestamp);
             return true;
         }
-        counters.candidateSessionPackets++;
+        counters.candidateSessionPackets.incrementRelease();
         final int slot = candidates.slotFor(buffer, offset);
         final int id = candidates.id(slot);
         candidates.evidence(slot).add(line, sequence, count, Corroboration.hash(buffer, offset, length), timestamp,
@@ -670,6 +699,7 @@ public final class FeedSession implements PacketHandler
             return false;
         }
         acceptCandidate(slot, Math.min(candidates.lowestSeen(slot), candidates.evidence(slot).lowest()));
+        levelsChanged();
         return true;
     }
 
@@ -774,7 +804,7 @@ public final class FeedSession implements PacketHandler
         }
         drain();
         hold.clear();
-        counters.sessionChanges++;
+        counters.sessionChanges.incrementRelease();
         System.arraycopy(session, 0, previousSession, 0, SESSION_LENGTH);
         hasPreviousSession = true;
     }
@@ -822,7 +852,7 @@ public final class FeedSession implements PacketHandler
             if (!stale[line] && nowNanos - lastHeard[line] >= staleLineNanos)
             {
                 stale[line] = true;
-                counters.stalePeriods[line]++;
+                counters.stalePeriods[line].incrementRelease();
                 listener.onLineStale(line);
                 work++;
             }
@@ -931,7 +961,7 @@ public final class FeedSession implements PacketHandler
         {
             return true;
         }
-        counters.requestsDeferred++;
+        counters.requestsDeferred.incrementRelease();
         tokensLeft = false;
         return false;
     }
@@ -941,11 +971,11 @@ public final class FeedSession implements PacketHandler
         gaps.asked(i, gaps.asked(i) + count);
         if (requester.request(session, first, count))
         {
-            counters.requestsSent++;
+            counters.requestsSent.incrementRelease();
         }
         else
         {
-            counters.requestFailures++;
+            counters.requestFailures.incrementRelease();
         }
     }
 
@@ -971,106 +1001,106 @@ public final class FeedSession implements PacketHandler
     /** @return packets received on the line, of any kind. */
     public long packets(final int line)
     {
-        return counters.packets[line];
+        return counters.packets[line].get();
     }
 
     /** @return messages delivered from the line's packets (the line's copy was the first). */
     public long messages(final int line)
     {
-        return counters.messages[line];
+        return counters.messages[line].get();
     }
 
     /** @return messages received on the line that had already been received or delivered. */
     public long duplicates(final int line)
     {
-        return counters.duplicates[line];
+        return counters.duplicates[line].get();
     }
 
     /** @return heartbeats received on the line. */
     public long heartbeats(final int line)
     {
-        return counters.heartbeats[line];
+        return counters.heartbeats[line].get();
     }
 
     /** @return gaps this line revealed (a packet or heartbeat of it was ahead of sequences nobody had seen). */
     public long gapsOpened(final int line)
     {
-        return counters.gapsOpened[line];
+        return counters.gapsOpened[line].get();
     }
 
     /** @return gaps this line revealed that the other line filled. */
     public long gapsFilledByOtherLine(final int line)
     {
-        return counters.gapsFilledByOtherLine[line];
+        return counters.gapsFilledByOtherLine[line].get();
     }
 
     /** @return gaps this line revealed that its own late (reordered) packets filled. */
     public long gapsFilledBySameLine(final int line)
     {
-        return counters.gapsFilledBySameLine[line];
+        return counters.gapsFilledBySameLine[line].get();
     }
 
     /** @return gaps this line revealed that re-request answers filled. */
     public long gapsFilledByRerequest(final int line)
     {
-        return counters.gapsFilledByRerequest[line];
+        return counters.gapsFilledByRerequest[line].get();
     }
 
     /** @return gaps this line revealed that were declared lost. */
     public long gapsDeclaredLost(final int line)
     {
-        return counters.gapsDeclaredLost[line];
+        return counters.gapsDeclaredLost[line].get();
     }
 
     /** @return packets of the line dropped as malformed. */
     public long malformed(final int line)
     {
-        return counters.malformed[line];
+        return counters.malformed[line].get();
     }
 
     /** @return times the line was reported stale. */
     public long stalePeriods(final int line)
     {
-        return counters.stalePeriods[line];
+        return counters.stalePeriods[line].get();
     }
 
     /**
      * @param reason one of the {@code LOST_*} constants.
-     * @return gaps declared lost for that reason.
+     * @return gaps declared lost for that reason; 0 for 0, which is no reason.
      */
     public long gapsLost(final int reason)
     {
-        return counters.gapsLostByReason[reason];
+        return reason == 0 ? 0 : counters.gapsLostByReason[reason].get();
     }
 
     /** @return messages declared lost, over all gaps. */
     public long messagesLost()
     {
-        return counters.messagesLost;
+        return counters.messagesLost.get();
     }
 
     /** @return messages delivered, from all lines. */
     public long messagesDelivered()
     {
-        return counters.messages[FeedLines.A] + counters.messages[FeedLines.B] + counters.messages[FeedLines.RECOVERY];
+        return counters.messagesDelivered.get();
     }
 
     /** @return packets of the previous session, or re-request answers of another session, dropped. */
     public long otherSessionPackets()
     {
-        return counters.otherSessionPackets;
+        return counters.otherSessionPackets.get();
     }
 
     /** @return packets of the current session dropped because it had ended. */
     public long packetsAfterEndOfSession()
     {
-        return counters.packetsAfterEndOfSession;
+        return counters.packetsAfterEndOfSession.get();
     }
 
     /** @return packets of lines A and B naming another session than the configured one, dropped. */
     public long refusedSessionPackets()
     {
-        return counters.refusedSessionPackets;
+        return counters.refusedSessionPackets.get();
     }
 
     /**
@@ -1079,13 +1109,13 @@ public final class FeedSession implements PacketHandler
      */
     public long candidateSessionPackets()
     {
-        return counters.candidateSessionPackets;
+        return counters.candidateSessionPackets.get();
     }
 
     /** @return packets of the line dropped because their sequence was implausibly far ahead of what is known. */
     public long implausible(final int line)
     {
-        return counters.implausible[line];
+        return counters.implausible[line].get();
     }
 
     /**
@@ -1094,37 +1124,37 @@ public final class FeedSession implements PacketHandler
      */
     public long sequenceJumps()
     {
-        return counters.sequenceJumps;
+        return counters.sequenceJumps.get();
     }
 
     /** @return packets given with a line index outside {@link FeedLines}. */
     public long unknownLinePackets()
     {
-        return counters.unknownLinePackets;
+        return counters.unknownLinePackets.get();
     }
 
     /** @return times a new session replaced the current one (a resumed session is not a change). */
     public long sessionChanges()
     {
-        return counters.sessionChanges;
+        return counters.sessionChanges.get();
     }
 
     /** @return re-requests handed to the requester. */
     public long requestsSent()
     {
-        return counters.requestsSent;
+        return counters.requestsSent.get();
     }
 
     /** @return re-requests the requester could not send. */
     public long requestFailures()
     {
-        return counters.requestFailures;
+        return counters.requestFailures.get();
     }
 
     /** @return times a due re-request had to wait for the rate limit. */
     public long requestsDeferred()
     {
-        return counters.requestsDeferred;
+        return counters.requestsDeferred.get();
     }
 
     /** @return the next sequence to deliver; 0 before the first session is accepted. */
@@ -1249,6 +1279,7 @@ public final class FeedSession implements PacketHandler
         private PacketContextHandler packetContextHandler;
         private FeedSessionListener listener = FeedSessionListener.NO_OP;
         private RetransmitRequester requester;
+        private CounterAllocator counters;
         private long firstSequence;
         private long gapWaitNanos = DEFAULT_GAP_WAIT_NANOS;
         private long retryIntervalNanos = DEFAULT_RETRY_INTERVAL_NANOS;
@@ -1404,6 +1435,22 @@ public final class FeedSession implements PacketHandler
         public Context requester(final RetransmitRequester requester)
         {
             this.requester = requester;
+            return this;
+        }
+
+        public CounterAllocator counters()
+        {
+            return counters;
+        }
+
+        /**
+         * @param counters where the session allocates its counters ({@link FeedCounterDescriptor}, labelled
+         *                 {@code feed.*}), once, when it is built: the gateway's counters file, so other processes
+         *                 read them live; null (the default) for counters of its own that nobody outside sees.
+         */
+        public Context counters(final CounterAllocator counters)
+        {
+            this.counters = counters;
             return this;
         }
 

@@ -111,7 +111,7 @@ final class GapTable
         openedBy[i] = line;
         reason[i] = 0;
         state[i] = WAITING;
-        counters.gapsOpened[line]++;
+        counters.gapOpened(line);
         return true;
     }
 
@@ -278,15 +278,15 @@ final class GapTable
         final int opener = openedBy[i];
         if (line == FeedLines.RECOVERY)
         {
-            counters.gapsFilledByRerequest[opener]++;
+            counters.gapFilledByRerequest(opener);
         }
         else if (line == opener)
         {
-            counters.gapsFilledBySameLine[opener]++;
+            counters.gapFilledBySameLine(opener);
         }
         else
         {
-            counters.gapsFilledByOtherLine[opener]++;
+            counters.gapFilledByOtherLine(opener);
         }
     }
 
@@ -347,7 +347,7 @@ final class GapTable
         {
             followUpTo[i] = s;
         }
-        counters.gapsOpened[openedBy[i]]++;
+        counters.gapOpened(openedBy[i]);
     }
 
     private void removeInside(final int i)

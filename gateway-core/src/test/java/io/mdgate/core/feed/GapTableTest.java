@@ -1,5 +1,6 @@
 package io.mdgate.core.feed;
 
+import io.mdgate.core.counters.PrivateCounters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(30)
 class GapTableTest
 {
-    private final FeedCounters counters = new FeedCounters();
+    private final FeedCounters counters =
+        new FeedCounters(new PrivateCounters(FeedCounterDescriptor.COUNTERS_PER_SESSION));
 
     private static String ranges(final GapTable gaps)
     {
@@ -45,9 +47,9 @@ class GapTableTest
         assertTrue(gaps.fill(11, 35, RECOVERY, 10));
         assertEquals("[35,40)", ranges(gaps));
 
-        assertEquals(3, counters.gapsOpened[A], "two opened, one split");
-        assertEquals(2, counters.gapsFilledByRerequest[A]);
-        assertEquals(0, counters.gapsFilledByOtherLine[A]);
+        assertEquals(3, counters.gapsOpened[A].get(), "two opened, one split");
+        assertEquals(2, counters.gapsFilledByRerequest[A].get());
+        assertEquals(0, counters.gapsFilledByOtherLine[A].get());
     }
 
     @Test
@@ -60,8 +62,8 @@ class GapTableTest
         gaps.startRound(gaps.first(), 1);
         assertTrue(gaps.open(5, 6, B, 0));
         assertEquals("[1,5) [5,6)", ranges(gaps));
-        assertEquals(1, counters.gapsOpened[A]);
-        assertEquals(1, counters.gapsOpened[B]);
+        assertEquals(1, counters.gapsOpened[A].get());
+        assertEquals(1, counters.gapsOpened[B].get());
     }
 
     @Test
@@ -77,7 +79,7 @@ class GapTableTest
             gaps.removeFirst();
         }
         assertTrue(gaps.isEmpty());
-        assertEquals(2 * 1_000, counters.gapsOpened[A]);
+        assertEquals(2 * 1_000, counters.gapsOpened[A].get());
     }
 
     @Test

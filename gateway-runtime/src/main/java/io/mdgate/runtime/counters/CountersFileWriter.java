@@ -1,5 +1,7 @@
 package io.mdgate.runtime.counters;
 
+import io.mdgate.core.counters.CounterAllocator;
+import io.mdgate.core.counters.CounterType;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochClock;
@@ -22,13 +24,14 @@ import static io.mdgate.runtime.counters.CountersFileDescriptor.*;
 
 /**
  * The gateway's side of the counters file ({@link CountersFileDescriptor}): creates it, allocates labelled counters
- * in it, records distinct errors in it, and stamps the heartbeat and the stop time.
+ * in it (it is the {@link CounterAllocator} the runtime gives each module's context, so the modules' own counters
+ * live here), records distinct errors in it, and stamps the heartbeat and the stop time.
  * <p>
  * Threading: create, allocate counters and close on the start-up thread; each {@link AtomicCounter} is then updated
  * by one agent thread; {@link #heartbeat(long)} by the housekeeping thread; {@link #errorLog()} is thread-safe
  * (Agrona's {@link DistinctErrorLog}).
  */
-public final class CountersFileWriter implements AutoCloseable
+public final class CountersFileWriter implements CounterAllocator, AutoCloseable
 {
     private final Path path;
     private final MappedByteBuffer mapped;
@@ -162,6 +165,7 @@ public final class CountersFileWriter implements AutoCloseable
      * @throws IllegalArgumentException when the label is taken.
      * @throws IllegalStateException    when the file is full.
      */
+    @Override
     public AtomicCounter newCounter(final String label, final int typeId)
     {
         if (!labels.add(label))

@@ -1,5 +1,6 @@
 package io.mdgate.runtime.counters;
 
+import io.mdgate.core.counters.CounterType;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.mdgate.runtime.counters;
 
+import io.mdgate.core.counters.CounterType;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -155,7 +155,7 @@ final class ConsumerSession
             }
         }
         ring.stage(buffer, offset, (short)0);
-        counters.ringTicksStaged++;
+        counters.ringTicksStaged.incrementRelease();
         if (ring.pending() >= flushSlots)
         {
             return flushRing();

@@ -1,5 +1,6 @@
 package io.mdgate.egress.publisher;
 
+import io.mdgate.core.counters.PrivateCounters;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.egress.TickSource;
 import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
@@ -40,7 +41,8 @@ import java.util.List;
  * never allocate and never block. A consumer that falls behind is stopped and told, never waited for.
  * <p>
  * Threading: construct on any thread, then {@link #onTick} and {@link #doWork()} on one thread only (the agent's).
- * {@link #counters()} may be read from another thread (values may be slightly stale).
+ * {@link #counters()} ({@link PublisherCounterDescriptor}, allocated from {@link PublisherContext#counters()}) may be
+ * read from any thread.
  */
 public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
 {
@@ -53,7 +55,7 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     private final int inputLimit;
     private final long controlPollNanos;
     private final long publisherEpoch;
-    private final PublisherCounters counters = new PublisherCounters();
+    private final PublisherCounters counters;
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final MulticastPublication publication;
     private final StreamBatcher batcher;
@@ -88,6 +90,9 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
         this.publisherEpoch = context.epochClock().nanoTime();
         this.lastSequence = context.firstSequence() - 1;
         this.nowNanos = nanoClock.nanoTime();
+        this.counters = new PublisherCounters(null != context.counters() ?
+            context.counters() : new PrivateCounters(PublisherCounterDescriptor.values().length));
+        counters.lastSequence.setRelease(lastSequence);
         final EgressTransport transport = context.transport();
         try
         {
@@ -97,7 +102,8 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             publication = track(transport.addPublication(context.streamId()));
             batcher = new StreamBatcher(publication,
                 register(StreamBatcher.regionLength(transport.mtu()), RegionAccess.LOCAL), context.epochClock(),
-                publisherEpoch, context.batchBudgetNanos(), context.streamHeartbeatNanos(), context.firstSequence());
+                publisherEpoch, context.batchBudgetNanos(), context.streamHeartbeatNanos(), context.firstSequence(),
+                counters.datagrams, counters.heartbeats);
             logWriter = openSharedLog(transport);
             sessions = new ConsumerSession[context.sessions()];
             active = new ConsumerSession[context.sessions()];
@@ -168,15 +174,16 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
         final long sequence = buffer.getLong(offset + TickLayout.GATEWAY_SEQUENCE_OFFSET, LE);
         if (sequence != lastSequence + 1)
         {
-            counters.inputGaps++;
+            counters.inputGaps.incrementRelease();
         }
         lastSequence = sequence;
-        counters.ticksPublished++;
+        counters.lastSequence.setRelease(sequence);
+        counters.ticksPublished.incrementRelease();
         batcher.append(buffer, offset, sequence, nowNanos);
         if (logReaders > 0)
         {
             logWriter.append(buffer, offset);
-            counters.sharedLogTicks++;
+            counters.sharedLogTicks.incrementRelease();
         }
         final int instrument = buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
         final byte eventType = buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET);
@@ -214,11 +221,11 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     {
         if (session.table.write(slot, records.region(), records.recordOffset(instrument)) == TransportResult.OK)
         {
-            counters.tableWrites++;
+            counters.tableWrites.incrementRelease();
         }
         else
         {
-            counters.ringWriteFailures++;
+            counters.ringWriteFailures.incrementRelease();
         }
     }
 
@@ -309,6 +316,7 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             active[i] = null;
         }
         activeCount = count;
+        counters.consumers.setRelease(count);
     }
 
     /** @return whether consumers subscribed to every instrument can read the shared log. */
@@ -405,6 +413,8 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             closed = true;
             flush();
             control.closeAll();
+            counters.consumers.setRelease(0);
+            counters.screeningChanged();
             closeResources();
         }
     }

@@ -1,5 +1,6 @@
 package io.mdgate.egress.publisher;
 
+import io.mdgate.core.counters.CounterAllocator;
 import io.mdgate.egress.EventLog;
 import io.mdgate.egress.RecoverySource;
 import io.mdgate.egress.TickSource;
@@ -49,6 +50,7 @@ public final class PublisherContext
     private EgressTransport transport;
     private RecoverySource recoverySource;
     private TickSource tickSource;
+    private CounterAllocator counters;
     private EventLog eventLog = EventLog.STDERR;
     private EpochNanoClock epochClock = new MonotonicEpochClock();
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
@@ -152,6 +154,22 @@ public final class PublisherContext
     public PublisherContext tickSource(final TickSource tickSource)
     {
         this.tickSource = tickSource;
+        return this;
+    }
+
+    public CounterAllocator counters()
+    {
+        return counters;
+    }
+
+    /**
+     * @param counters where the publisher allocates its counters ({@link PublisherCounterDescriptor}, labelled
+     *                 {@code egress.*}) when it is built: the gateway's counters file, so other processes read them
+     *                 live; null (the default) for counters of its own that nobody outside sees.
+     */
+    public PublisherContext counters(final CounterAllocator counters)
+    {
+        this.counters = counters;
         return this;
     }
 

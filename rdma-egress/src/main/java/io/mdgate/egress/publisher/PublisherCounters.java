@@ -1,35 +1,84 @@
 package io.mdgate.egress.publisher;
 
+import io.mdgate.core.counters.CounterAllocator;
 import io.mdgate.egress.transport.ControlServer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * What the publisher counted since it started. Written on the publisher's thread only; another thread reading them
- * sees values that may be slightly stale (plain fields, single writer).
+ * What the publisher counted since it started: the counters of {@link PublisherCounterDescriptor}, allocated from
+ * the publisher's context. Written on the publisher's thread only, with single-writer release stores, where each
+ * event happens; any thread (any process, through the counters file) may read them. The HELLO timeouts and the
+ * connections over the limit or malformed add what the transport's own screening thread closed, read from the
+ * transport at each control poll.
  */
 public final class PublisherCounters
 {
-    long ticksPublished;
-    long inputGaps;
-    long connectionsAccepted;
-    long consumersWelcomed;
-    long authenticationFailures;
-    long rejected;
-    long sessionsTimedOut;
-    long sessionsDisconnected;
-    long laps;
-    long resyncs;
-    long recoveryRequests;
-    long recoveredTicks;
-    long ticksMissingFromSource;
-    long ringWriteFailures;
-    long tableWrites;
-    long ringTicksStaged;
-    long sharedLogTicks;
-    long malformedControlMessages;
+    final AtomicCounter ticksPublished;
+    final AtomicCounter inputGaps;
+    final AtomicCounter connectionsAccepted;
+    final AtomicCounter consumersWelcomed;
+    final AtomicCounter authenticationFailures;
+    final AtomicCounter rejected;
+    final AtomicCounter sessionsTimedOut;
+    final AtomicCounter sessionsDisconnected;
+    final AtomicCounter laps;
+    final AtomicCounter resyncs;
+    final AtomicCounter recoveryRequests;
+    final AtomicCounter recoveredTicks;
+    final AtomicCounter ticksMissingFromSource;
+    final AtomicCounter ringWriteFailures;
+    final AtomicCounter tableWrites;
+    final AtomicCounter ringTicksStaged;
+    final AtomicCounter sharedLogTicks;
+    final AtomicCounter malformedControlMessages;
+    final AtomicCounter refusalsNotLogged;
+    final AtomicCounter lastSequence;
+    final AtomicCounter consumers;
+    final AtomicCounter datagrams;
+    final AtomicCounter heartbeats;
+    /** The publisher's own HELLO timeouts and refusals over the limit; the file's counters add the transport's. */
     long helloTimeouts;
     long connectionsOverLimit;
-    long refusalsNotLogged;
+    private final AtomicCounter helloTimeoutsCounter;
+    private final AtomicCounter connectionsOverLimitCounter;
+    private final AtomicCounter connectionsMalformedCounter;
     private ControlServer server;
+
+    /** Allocates every counter of {@link PublisherCounterDescriptor}, in its order. */
+    PublisherCounters(final CounterAllocator allocator)
+    {
+        final AtomicCounter[] all = new AtomicCounter[PublisherCounterDescriptor.values().length];
+        for (final PublisherCounterDescriptor descriptor : PublisherCounterDescriptor.values())
+        {
+            all[descriptor.ordinal()] = descriptor.newCounter(allocator, PublisherCounterDescriptor.PREFIX);
+        }
+        ticksPublished = all[PublisherCounterDescriptor.TICKS_PUBLISHED.ordinal()];
+        inputGaps = all[PublisherCounterDescriptor.INPUT_GAPS.ordinal()];
+        connectionsAccepted = all[PublisherCounterDescriptor.CONNECTIONS_ACCEPTED.ordinal()];
+        consumersWelcomed = all[PublisherCounterDescriptor.CONSUMERS_WELCOMED.ordinal()];
+        authenticationFailures = all[PublisherCounterDescriptor.AUTHENTICATION_FAILURES.ordinal()];
+        rejected = all[PublisherCounterDescriptor.REJECTED.ordinal()];
+        sessionsTimedOut = all[PublisherCounterDescriptor.TIMED_OUT.ordinal()];
+        sessionsDisconnected = all[PublisherCounterDescriptor.SESSIONS_DISCONNECTED.ordinal()];
+        laps = all[PublisherCounterDescriptor.LAPS.ordinal()];
+        resyncs = all[PublisherCounterDescriptor.RESYNCS.ordinal()];
+        recoveryRequests = all[PublisherCounterDescriptor.RECOVERY_REQUESTS.ordinal()];
+        recoveredTicks = all[PublisherCounterDescriptor.RECOVERED_TICKS.ordinal()];
+        ticksMissingFromSource = all[PublisherCounterDescriptor.TICKS_MISSING_FROM_SOURCE.ordinal()];
+        ringWriteFailures = all[PublisherCounterDescriptor.RING_WRITE_FAILURES.ordinal()];
+        tableWrites = all[PublisherCounterDescriptor.TABLE_WRITES.ordinal()];
+        ringTicksStaged = all[PublisherCounterDescriptor.RING_TICKS_STAGED.ordinal()];
+        sharedLogTicks = all[PublisherCounterDescriptor.SHARED_LOG_TICKS.ordinal()];
+        malformedControlMessages = all[PublisherCounterDescriptor.MALFORMED_CONTROL_MESSAGES.ordinal()];
+        refusalsNotLogged = all[PublisherCounterDescriptor.REFUSALS_NOT_LOGGED.ordinal()];
+        lastSequence = all[PublisherCounterDescriptor.LAST_SEQUENCE.ordinal()];
+        consumers = all[PublisherCounterDescriptor.CONSUMERS.ordinal()];
+        datagrams = all[PublisherCounterDescriptor.DATAGRAMS.ordinal()];
+        heartbeats = all[PublisherCounterDescriptor.HEARTBEATS.ordinal()];
+        helloTimeoutsCounter = all[PublisherCounterDescriptor.HELLO_TIMEOUTS.ordinal()];
+        connectionsOverLimitCounter = all[PublisherCounterDescriptor.CONNECTIONS_OVER_LIMIT.ordinal()];
+        connectionsMalformedCounter = all[PublisherCounterDescriptor.CONNECTIONS_MALFORMED.ordinal()];
+    }
 
     /** Adds the counts of connections the transport closed before handing them over. */
     void screenedBy(final ControlServer server)
@@ -37,102 +86,113 @@ public final class PublisherCounters
         this.server = server;
     }
 
+    /**
+     * Sets the three counters that add the transport's screening (done on a thread of its own, which counts for
+     * itself) to the publisher's own counts: at each control poll, on the publisher's thread, their only writer.
+     */
+    void screeningChanged()
+    {
+        helloTimeoutsCounter.setRelease(helloTimeouts());
+        connectionsOverLimitCounter.setRelease(connectionsOverLimit());
+        connectionsMalformedCounter.setRelease(connectionsMalformed());
+    }
+
     public long ticksPublished()
     {
-        return ticksPublished;
+        return ticksPublished.get();
     }
 
     /** @return times a live tick's sequence did not follow the previous one. */
     public long inputGaps()
     {
-        return inputGaps;
+        return inputGaps.get();
     }
 
     public long connectionsAccepted()
     {
-        return connectionsAccepted;
+        return connectionsAccepted.get();
     }
 
     public long consumersWelcomed()
     {
-        return consumersWelcomed;
+        return consumersWelcomed.get();
     }
 
     /** @return connections refused for an unknown consumer name or a wrong token. */
     public long authenticationFailures()
     {
-        return authenticationFailures;
+        return authenticationFailures.get();
     }
 
     /** @return connections refused for any reason, authentication included. */
     public long rejected()
     {
-        return rejected;
+        return rejected.get();
     }
 
     public long sessionsTimedOut()
     {
-        return sessionsTimedOut;
+        return sessionsTimedOut.get();
     }
 
     public long sessionsDisconnected()
     {
-        return sessionsDisconnected;
+        return sessionsDisconnected.get();
     }
 
     /** @return times a consumer fell a whole ring behind. */
     public long laps()
     {
-        return laps;
+        return laps.get();
     }
 
     public long resyncs()
     {
-        return resyncs;
+        return resyncs.get();
     }
 
     public long recoveryRequests()
     {
-        return recoveryRequests;
+        return recoveryRequests.get();
     }
 
     /** @return ticks sent again from the recovery source, through rings and control channels. */
     public long recoveredTicks()
     {
-        return recoveredTicks;
+        return recoveredTicks.get();
     }
 
     /** @return ticks asked for that the recovery source did not hold. */
     public long ticksMissingFromSource()
     {
-        return ticksMissingFromSource;
+        return ticksMissingFromSource.get();
     }
 
     public long ringWriteFailures()
     {
-        return ringWriteFailures;
+        return ringWriteFailures.get();
     }
 
     public long tableWrites()
     {
-        return tableWrites;
+        return tableWrites.get();
     }
 
     /** @return live ticks copied into consumers' rings: one copy per tick and consumer that takes it. */
     public long ringTicksStaged()
     {
-        return ringTicksStaged;
+        return ringTicksStaged.get();
     }
 
     /** @return ticks written into the shared log: one copy per tick, whatever the number of its readers. */
     public long sharedLogTicks()
     {
-        return sharedLogTicks;
+        return sharedLogTicks.get();
     }
 
     public long malformedControlMessages()
     {
-        return malformedControlMessages;
+        return malformedControlMessages.get();
     }
 
     /** @return connections closed because no valid HELLO arrived within the HELLO timeout. */
@@ -156,6 +216,6 @@ public final class PublisherCounters
     /** @return refusals not logged because enough distinct ones were logged already (they are still counted). */
     public long refusalsNotLogged()
     {
-        return refusalsNotLogged;
+        return refusalsNotLogged.get();
     }
 }

@@ -104,7 +104,7 @@ final class SessionControl implements ControlMessageHandler
             current = null;
             if (result == TransportResult.NOT_CONNECTED)
             {
-                counters.sessionsDisconnected++;
+                counters.sessionsDisconnected.incrementRelease();
                 session.requestClose("disconnected");
             }
             else if (result > 0)
@@ -118,6 +118,7 @@ final class SessionControl implements ControlMessageHandler
                 close(session, session.closeReason);
             }
         }
+        counters.screeningChanged();
         return work;
     }
 
@@ -127,7 +128,7 @@ final class SessionControl implements ControlMessageHandler
         ControlChannel channel;
         while (accepted < ACCEPTS_PER_POLL && null != (channel = server.accept()))
         {
-            counters.connectionsAccepted++;
+            counters.connectionsAccepted.incrementRelease();
             accepted++;
             if (pendingCount == pending.length)
             {
@@ -215,7 +216,7 @@ final class SessionControl implements ControlMessageHandler
     {
         if (nowNanos - session.lastReceivedNanos > context.heartbeatTimeoutNanos())
         {
-            counters.sessionsTimedOut++;
+            counters.sessionsTimedOut.incrementRelease();
             session.requestClose("heartbeat timeout");
         }
         else if (nowNanos - session.lastHeartbeatSentNanos >= context.heartbeatIntervalNanos())
@@ -239,7 +240,7 @@ final class SessionControl implements ControlMessageHandler
         final ConsumerSession session = current;
         if (length < 8)
         {
-            counters.malformedControlMessages++;
+            counters.malformedControlMessages.incrementRelease();
             return;
         }
         final short type = ControlFlyweight.typeOf(buffer, offset);
@@ -283,7 +284,7 @@ final class SessionControl implements ControlMessageHandler
             default:
                 break;
         }
-        counters.malformedControlMessages++;
+        counters.malformedControlMessages.incrementRelease();
     }
 
     private void onFirstMessage(final ControlChannel channel, final DirectBuffer buffer, final int offset,
@@ -296,7 +297,7 @@ final class SessionControl implements ControlMessageHandler
         }
         else
         {
-            counters.malformedControlMessages++;
+            counters.malformedControlMessages.incrementRelease();
             refuse(channel, REJECT_INVALID, "the first message must be HELLO");
         }
     }
@@ -312,7 +313,7 @@ final class SessionControl implements ControlMessageHandler
         final byte[] expected = context.tokens().get(name);
         if (null == expected || !MessageDigest.isEqual(expected, hello.token()))
         {
-            counters.authenticationFailures++;
+            counters.authenticationFailures.incrementRelease();
             logOnce("auth:" + name, "refused consumer '" + PeerText.sanitize(name) + "' from " + channel.peer() +
                 ": " + (null == expected ? "unknown consumer name" : "wrong token"));
             refuse(channel, REJECT_AUTHENTICATION, rejectReason(REJECT_AUTHENTICATION));
@@ -349,7 +350,7 @@ final class SessionControl implements ControlMessageHandler
             return;
         }
         session.activate(name, channel, remote, ringSlots, tableSlots, nowNanos);
-        counters.consumersWelcomed++;
+        counters.consumersWelcomed.incrementRelease();
         welcome.wrapForEncode(scratch, 0, WELCOME);
         welcome.publisherEpoch(publisher.publisherEpoch())
             .positionRegion(session.positionRegion.remoteKey())
@@ -368,7 +369,7 @@ final class SessionControl implements ControlMessageHandler
     /** Refuses a connection awaiting its HELLO: REJECT now, closed once its poll returns. */
     private void refuse(final ControlChannel channel, final int reason, final String text)
     {
-        counters.rejected++;
+        counters.rejected.incrementRelease();
         encodeReject(reason, text);
         channel.offer(reject.buffer(), 0, RejectFlyweight.LENGTH);
         greetingRefused = true;
@@ -504,14 +505,14 @@ final class SessionControl implements ControlMessageHandler
             log.log("consumer '" + session.name + "' was a whole ring behind at position " + session.ring.position() +
                 "; replaying from sequence " + from);
         }
-        counters.resyncs++;
+        counters.resyncs.incrementRelease();
         session.startCatchUp(from, nowNanos);
         sendRange(session, RESYNCED, from, publisher.lastSequence(), 0, RECOVERY_COMPLETE, VIA_RING);
     }
 
     private void onRecover(final ConsumerSession session, final long from, final long to, final int flags)
     {
-        counters.recoveryRequests++;
+        counters.recoveryRequests.incrementRelease();
         if (from < 1 || to < from || !session.controlRecovery.add(from, to, flags))
         {
             sendRange(session, RECOVERY_END, from, to, 0, RECOVERY_REFUSED, flags);
@@ -521,7 +522,7 @@ final class SessionControl implements ControlMessageHandler
     /** Tells a consumer its ring stopped because it was a whole ring behind. Called from the tick path. */
     void lapped(final ConsumerSession session)
     {
-        counters.laps++;
+        counters.laps.incrementRelease();
         session.stopLapped();
         sendRange(session, LAPPED, 0, publisher.lastSequence(), 0, 0, VIA_RING);
     }
@@ -553,9 +554,9 @@ final class SessionControl implements ControlMessageHandler
             pending[pendingCount - 1].close();
             removePending(pendingCount - 1);
         }
-        if (counters.refusalsNotLogged > 0)
+        if (counters.refusalsNotLogged.get() > 0)
         {
-            log.log(counters.refusalsNotLogged + " further refusals were counted but not logged");
+            log.log(counters.refusalsNotLogged.get() + " further refusals were counted but not logged");
         }
         for (final ConsumerSession session : sessions)
         {
@@ -577,7 +578,7 @@ final class SessionControl implements ControlMessageHandler
         }
         if (loggedRefusals.size() >= MAX_LOGGED_REFUSALS)
         {
-            if (counters.refusalsNotLogged++ == 0)
+            if (counters.refusalsNotLogged.getAndAddRelease(1) == 0)
             {
                 log.log("refused " + MAX_LOGGED_REFUSALS + " distinct consumers already; further refusals are " +
                     "counted, not logged");

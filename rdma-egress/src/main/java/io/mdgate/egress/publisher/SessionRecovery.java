@@ -69,18 +69,18 @@ final class SessionRecovery
         ringFiller.begin(session, from);
         final long delivered = source.replay(from, to, ringFiller);
         session.flushRing();
-        counters.recoveredTicks += ringFiller.staged;
+        counters.recoveredTicks.getAndAddRelease(ringFiller.staged);
         if (delivered > 0)
         {
             session.catchUpMissing += ringFiller.missing;
-            counters.ticksMissingFromSource += ringFiller.missing;
+            counters.ticksMissingFromSource.getAndAddRelease(ringFiller.missing);
             session.catchUpNext = ringFiller.expected;
             session.stallSinceNanos = 0;
         }
         else if (to < firstLiveSequence || stalled(session.stallSinceNanos, nowNanos))
         {
             session.catchUpMissing += to - from + 1;
-            counters.ticksMissingFromSource += to - from + 1;
+            counters.ticksMissingFromSource.getAndAddRelease(to - from + 1);
             session.catchUpNext = to + 1;
             session.stallSinceNanos = 0;
         }
@@ -133,14 +133,14 @@ final class SessionRecovery
         if (delivered > 0)
         {
             recovery.missing += messageFiller.missing;
-            counters.ticksMissingFromSource += messageFiller.missing;
+            counters.ticksMissingFromSource.getAndAddRelease(messageFiller.missing);
             recovery.next = messageFiller.expected;
             recovery.stallSinceNanos = 0;
         }
         else if (scanTo < firstLiveSequence || stalled(recovery.stallSinceNanos, nowNanos))
         {
             recovery.missing += scanTo - from + 1;
-            counters.ticksMissingFromSource += scanTo - from + 1;
+            counters.ticksMissingFromSource.getAndAddRelease(scanTo - from + 1);
             recovery.next = scanTo + 1;
             recovery.stallSinceNanos = 0;
         }
@@ -153,7 +153,7 @@ final class SessionRecovery
             data.tickCount(messageFiller.count);
             recovery.messageLength = data.encodedLength();
             recovery.messagePending = true;
-            counters.recoveredTicks += messageFiller.count;
+            counters.recoveredTicks.getAndAddRelease(messageFiller.count);
             offerMessage(session);
         }
         return (int)(scanTo - from + 1);

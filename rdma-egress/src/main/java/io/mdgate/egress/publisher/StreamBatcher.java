@@ -9,6 +9,7 @@ import io.mdgate.egress.transport.TransportResult;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.nio.ByteOrder;
 
@@ -45,8 +46,8 @@ final class StreamBatcher
     private long nextSequence;
     private long datagramSequence;
     private long lastSendNanos;
-    private long datagramsSent;
-    private long heartbeatsSent;
+    private final AtomicCounter datagramsSent;
+    private final AtomicCounter heartbeatsSent;
     private long sendFailures;
 
     StreamBatcher(
@@ -56,8 +57,12 @@ final class StreamBatcher
         final long publisherEpoch,
         final long budgetNanos,
         final long heartbeatNanos,
-        final long firstSequence)
+        final long firstSequence,
+        final AtomicCounter datagramsSent,
+        final AtomicCounter heartbeatsSent)
     {
+        this.datagramsSent = datagramsSent;
+        this.heartbeatsSent = heartbeatsSent;
         this.publication = publication;
         this.region = region;
         this.buffer = region.buffer();
@@ -145,7 +150,7 @@ final class StreamBatcher
         final int offset = current * bufferLength;
         writeHeader(offset, TYPE_DATA, firstSequence, tickCount);
         offer(offset, HEADER_LENGTH + tickCount * TickLayout.LENGTH, nowNanos);
-        datagramsSent++;
+        datagramsSent.incrementRelease();
         tickCount = 0;
     }
 
@@ -154,7 +159,7 @@ final class StreamBatcher
         final int offset = current * bufferLength;
         writeHeader(offset, TYPE_HEARTBEAT, nextSequence, 0);
         offer(offset, HEADER_LENGTH, nowNanos);
-        heartbeatsSent++;
+        heartbeatsSent.incrementRelease();
     }
 
     private void writeHeader(final int offset, final byte type, final long firstTickSequence, final int count)
@@ -184,12 +189,12 @@ final class StreamBatcher
 
     long datagramsSent()
     {
-        return datagramsSent;
+        return datagramsSent.get();
     }
 
     long heartbeatsSent()
     {
-        return heartbeatsSent;
+        return heartbeatsSent.get();
     }
 
     long sendFailures()

@@ -1,9 +1,10 @@
-package io.mdgate.runtime.counters;
+package io.mdgate.core.counters;
 
 /**
- * The type id every counter carries in the counters file, which tells a reader how to show it: a total only grows
- * (a reader may show its rate), a level goes up and down, a position is a sequence number, a latency is in
- * nanoseconds.
+ * The type id every counter carries (the Agrona counter's type id, kept in the counters file), which tells a reader
+ * how to show it: a total only grows (a reader may show its rate), a level goes up and down, a position is a sequence
+ * number, a latency is in nanoseconds, a state is a flag or a small enumeration. The numbers are part of the counters
+ * file's format: never renumber them. Constants only; any thread.
  */
 public final class CounterType
 {
