@@ -32,7 +32,8 @@ import java.util.function.Supplier;
  * its ring to the publisher's shared tick log, which the publisher writes once per tick for all of them (with
  * {@code --rings}, the shared log is off and every consumer reads its own ring, written once per consumer). The
  * publisher never waits for a consumer: a lapped one recovers the rest from the in-memory archive, which the notes
- * report.
+ * report. The SDK's own latency histogram is off ({@code recordLatency(false)}): the probe times every tick, as it
+ * does for Aeron, whose subscriber keeps no histogram.
  */
 final class ShmEgressCase
 {
@@ -161,7 +162,7 @@ final class ShmEgressCase
             try (ShmTransport transport = new ShmTransport(new ShmContext().instance(instance));
                 EgressConsumer consumer = EgressConsumer.connect(transport, new ConsumerContext()
                     .name("c" + index).token("t" + index).path(DeliveryPath.RING).ringSlots(RING_SLOTS)
-                    .tableSlots(0).epochClock(clock).eventLog(message -> { })))
+                    .tableSlots(0).epochClock(clock).recordLatency(false).eventLog(message -> { })))
             {
                 consumer.subscribeAll();
                 final TickHandler handler = probe::onTick;

@@ -35,6 +35,7 @@ public final class ConsumerContext
     private boolean reconnect = true;
     private long resumeFromSequence;
     private int pendingTicks = DEFAULT_PENDING_TICKS;
+    private boolean recordLatency = true;
     private EpochNanoClock epochClock = new MonotonicEpochClock();
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private EventLog eventLog = EventLog.STDERR;
@@ -207,6 +208,21 @@ public final class ConsumerContext
     public ConsumerContext pendingTicks(final int pendingTicks)
     {
         this.pendingTicks = pendingTicks;
+        return this;
+    }
+
+    public boolean recordLatency()
+    {
+        return recordLatency;
+    }
+
+    /**
+     * @param recordLatency whether {@link EgressConsumer#latency()} records each live tick's latency (default true);
+     *                      an application timing ticks itself turns it off and saves the recording per tick.
+     */
+    public ConsumerContext recordLatency(final boolean recordLatency)
+    {
+        this.recordLatency = recordLatency;
         return this;
     }
 

@@ -1,8 +1,10 @@
 package io.mdgate.egress.consumer;
 
 /**
- * What a consumer counted since it was created (across reconnects). Written on the consumer's polling thread;
- * another thread reading them sees values that may be slightly stale.
+ * What a consumer counted since it was created (across reconnects). Written on the consumer's polling thread and
+ * complete for every tick delivered when {@link EgressConsumer#poll} returns; during a handler's call, ticks of the
+ * shared-log run being delivered (up to 64) may not be counted yet. Another thread reading them sees values that may
+ * be slightly stale.
  */
 public final class ConsumerCounters
 {

@@ -30,6 +30,11 @@ final class LocalSubscriptions
         return all || instrument == TickLayout.MARKET_WIDE || (bits[instrument >>> 6] & (1L << instrument)) != 0;
     }
 
+    boolean all()
+    {
+        return all;
+    }
+
     void all(final boolean subscribed)
     {
         all = subscribed;

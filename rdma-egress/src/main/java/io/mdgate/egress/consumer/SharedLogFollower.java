@@ -10,12 +10,10 @@ import io.mdgate.egress.transport.TransportException;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteOrder;
-
 /**
  * Reads the publisher's shared tick log ({@link io.mdgate.egress.protocol.SharedLogDescriptor}) for a consumer
- * subscribed to every instrument, in log order from the position the publisher's answer gave: runs of up to 16
- * ticks copied at once and checked against their stamps, then handed one by one to the {@link StreamReader},
+ * subscribed to every instrument, in log order from the position the publisher's answer gave: runs of up to 64
+ * ticks copied at once and checked against their stamps, then handed as a run to the {@link StreamReader},
  * which delivers them in sequence order and recovers any gap over the control channel (RECOVER) while holding the
  * live ticks after it. When the writer has lapped it, it counts the lap, skips to half a log behind the writer,
  * and the ticks it skipped come back as such a gap. It reports the last delivered sequence into the position
@@ -25,11 +23,9 @@ import java.nio.ByteOrder;
  */
 final class SharedLogFollower
 {
-    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
-
     private final ConsumerCounters counters;
     private final StreamReader stream;
-    private static final int RUN = 16;
+    private static final int RUN = 64;
 
     private final UnsafeBuffer run = new UnsafeBuffer(BufferUtil.allocateDirectAligned(RUN * TickLayout.LENGTH, 64));
     private SharedLog log;
@@ -112,10 +108,7 @@ final class SharedLogFollower
             {
                 position += copied;
                 read += copied;
-                for (int i = 0, offset = 0; i < copied; i++, offset += TickLayout.LENGTH)
-                {
-                    stream.onLogTick(run, offset, run.getLong(offset + TickLayout.RECEIVE_TIMESTAMP_OFFSET, LE));
-                }
+                stream.onLogRun(run, copied);
                 continue;
             }
             if (copied < 0)

@@ -80,6 +80,29 @@ final class StreamReader implements DatagramHandler
         }
     }
 
+    /**
+     * A run of {@code count} live ticks copied from the shared log, at offsets 0, 64, ... of {@code buffer}: while
+     * nothing is being recovered, the ticks that continue the sequence go to the consumer as a run, and the rest
+     * (from the first that does not) one by one through {@link #onLogTick}.
+     */
+    void onLogRun(final DirectBuffer buffer, final int count)
+    {
+        int done = 0;
+        if (!recovering)
+        {
+            done = consumer.deliverLogRun(buffer, count, next);
+            if (done > 0)
+            {
+                next += done;
+                highestLogSequence = Math.max(highestLogSequence, next - 1);
+            }
+        }
+        for (int offset = done * TICK; done < count; done++, offset += TICK)
+        {
+            onLogTick(buffer, offset, buffer.getLong(offset + TickLayout.RECEIVE_TIMESTAMP_OFFSET, LE));
+        }
+    }
+
     /** A live tick read from the shared log; {@code receiveTimestamp} is what its latency is measured from. */
     void onLogTick(final DirectBuffer buffer, final int offset, final long receiveTimestamp)
     {

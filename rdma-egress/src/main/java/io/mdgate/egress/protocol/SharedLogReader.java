@@ -85,7 +85,11 @@ public final class SharedLogReader
      * Copies up to {@code maxTicks} consecutive complete positions from {@code position} on (not across the log's
      * end) into {@code destination} with one copy, then checks only the first one's stamp again: the writer
      * overwrites slots in position order, with W set before any byte changes, so if the first slot of the run was
-     * not overwritten during the copy, no later one was.
+     * not overwritten during the copy, no later one was. Before the copy, when the last slot of the longest run
+     * allowed already holds its position, the slots between are not looked at: the writer completes positions in
+     * order and releases each stamp after its bytes, so every earlier position of the run was complete by then (and
+     * a slot since overwritten with a later position means the first slot was overwritten first, which the check
+     * after the copy sees); otherwise the stamps are read one by one up to the first position not complete.
      *
      * @return ticks copied (1 or more), 0 when {@code position} is not written yet, or -1 when the reader was lapped.
      */
@@ -100,10 +104,14 @@ public final class SharedLogReader
             return (first & ~WRITING) > expected ? -1 : 0;
         }
         final int run = Math.min(maxTicks, slots - (int)(position & slotMask));
-        int count = 1;
-        while (count < run && log.getLongAcquire(firstStamp + count * STAMP_LENGTH) == expected + count)
+        int count = run;
+        if (run > 1 && log.getLongAcquire(firstStamp + (run - 1) * STAMP_LENGTH) != expected + run - 1)
         {
-            count++;
+            count = 1;
+            while (count < run && log.getLongAcquire(firstStamp + count * STAMP_LENGTH) == expected + count)
+            {
+                count++;
+            }
         }
         log.getBytes(slotOffset(position, slotMask), destination, destinationOffset, count * SLOT_LENGTH);
         VarHandle.loadLoadFence();
