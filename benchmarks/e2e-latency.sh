@@ -11,7 +11,8 @@
 #   floor              HandOffFloor (benchmarks module): 64-byte messages through the gateway's TickLog from a thread
 #                      on the last CPU to one on the first, stamped at send, recorded at receive, same idle strategy.
 # Each demo step: DPDK af_packet in two network namespaces, no injected loss, one measuring consumer (fast1, ring)
-# pinned with the simulator to the CPUs the gateway does not use, idling by IDLE. A step is loss-free when the demo
+# pinned to the CPUs the gateway does not use, idling by IDLE; the simulator on those CPUs too, or on SIM_CPUS. The
+# demo starts under taskset on the CPUs other than the gateway's, so that only the gateway's core thread runs there. A step is loss-free when the demo
 # reports no problem (no gap lost, the consumer got every sequence once, in order).
 # The table: shape x rate -> samples, p50, p99, p99.9, max (us), loss-free, ratio to the floor's p50 and p99.9 at the
 # same rate, the 1-minute load average when the step ended (other work shares the CPUs), and for each demo step the
@@ -24,7 +25,8 @@
 # once per line), so the window sets how much of that CPU the consumer keeps.
 #
 # Environment: RATES (default "10000 100000 500000"), STEP_SECONDS (default 10), IDLE (spin|yield|backoff, default
-# yield), MAPS (default "run-to-completion pipeline"), WINDOW_US (default 10), OUT (default docs/bench/e2e-latency).
+# yield), MAPS (default "run-to-completion pipeline"), WINDOW_US (default 10), SIM_CPUS (the simulator's CPUs, default
+# those the gateway does not use), OUT (default docs/bench/e2e-latency).
 set -euo pipefail
 
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
@@ -34,6 +36,7 @@ maps=(${MAPS:-run-to-completion pipeline})
 step_seconds=${STEP_SECONDS:-10}
 idle=${IDLE:-yield}
 window_us=${WINDOW_US:-10}
+sim_cpus=${SIM_CPUS:-}
 out=${OUT:-$root/docs/bench/e2e-latency}
 floor_jar="$root/benchmarks/target/benchmarks.jar"
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
@@ -55,6 +58,10 @@ mkdir -p "$out"
 cpus=$(nproc)
 first_cpu=$(cut -d, -f1 /sys/devices/system/cpu/online | cut -d- -f1)
 last_cpu=$(awk -F'[-,]' '{print $NF}' /sys/devices/system/cpu/online)
+# Every thread of the demo's processes starts on the CPUs other than the gateway's; only the gateway's spinning core
+# thread pins itself to the last CPU. This stands in for booting with isolcpus= (which this host cannot): the JVMs' own
+# threads (compilers, GC), the consumers' and the simulator's would otherwise be balanced onto the gateway's CPU.
+other_cpus=$(seq -s, "$first_cpu" $((last_cpu - 1)))
 
 "$mdgate" --help >/dev/null   # build once, outside the timed steps
 {
@@ -64,8 +71,8 @@ last_cpu=$(awk -F'[-,]' '{print $NF}' /sys/devices/system/cpu/online)
     "$java" -version 2>&1 | head -1
     echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "steps: ${rates[*]} msg/s x (${maps[*]} floor), $step_seconds s each, no injected loss, consumer idle $idle, packet window $window_us us"
-    echo "gateway CPU $last_cpu; consumer, simulator (and the floor's receiver) CPU(s) other than $last_cpu"
-    echo "command: RATES=\"${rates[*]}\" STEP_SECONDS=$step_seconds IDLE=$idle WINDOW_US=$window_us benchmarks/e2e-latency.sh"
+    echo "gateway CPU $last_cpu; consumer (and the floor's receiver) CPU(s) other than $last_cpu; simulator CPU(s) ${sim_cpus:-other than $last_cpu}"
+    echo "command: RATES=\"${rates[*]}\" STEP_SECONDS=$step_seconds IDLE=$idle WINDOW_US=$window_us${sim_cpus:+ SIM_CPUS=$sim_cpus} benchmarks/e2e-latency.sh"
 } | tee "$out/machine.txt"
 
 # Every second while a demo step runs: the run and run-queue wait times (ns, /proc/<tid>/schedstat) of the gateway's
@@ -126,8 +133,8 @@ for rate in "${rates[@]}"; do
         dir="$work/$map-$rate"
         json="$out/$map-$rate.json"
         set +e
-        "$mdgate" demo --json --no-dashboard --loss 0 --duration "$step_seconds" --rate "$rate" --map "$map" \
-            --consumers 1 --consumer-idle "$idle" --packet-window-us "$window_us" --dir "$dir" >"$json" 2>"$work/$map-$rate.err" &
+        taskset -c "$other_cpus" "$mdgate" demo --json --no-dashboard --loss 0 --duration "$step_seconds" --rate "$rate" --map "$map" \
+            --consumers 1 --consumer-idle "$idle" --packet-window-us "$window_us" ${sim_cpus:+--sim-cpus "$sim_cpus"} --dir "$dir" >"$json" 2>"$work/$map-$rate.err" &
         demo_pid=$!
         sample_threads "$dir" "$demo_pid" >"$work/$map-$rate.sched" &
         sampler_pid=$!

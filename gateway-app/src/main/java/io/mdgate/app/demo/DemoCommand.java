@@ -8,6 +8,7 @@ import io.mdgate.app.sim.SimulatorSettings;
 import io.mdgate.egress.consumer.DeliveryPath;
 import io.mdgate.runtime.config.ConfigException;
 import io.mdgate.runtime.config.ConfigLoader;
+import io.mdgate.runtime.config.SysFs;
 import io.mdgate.runtime.counters.CountersFile;
 import io.mdgate.runtime.counters.CountersSnapshot;
 import org.HdrHistogram.Histogram;
@@ -125,6 +126,11 @@ public final class DemoCommand implements Callable<Integer>
             "${DEFAULT-VALUE}; larger windows mean fewer, fuller packets).")
     long packetWindowMicros;
 
+    @Option(names = "--sim-cpus", paramLabel = "LIST",
+        description = "CPUs the simulator runs on, e.g. 1 or 0-1 (default: the CPUs the gateway's busy core does " +
+            "not use, which the consumers share).")
+    String simCpus;
+
     @Option(names = "--json", description = "Print the summary as one JSON object (the dashboard goes to stderr).")
     boolean json;
 
@@ -178,7 +184,7 @@ public final class DemoCommand implements Callable<Integer>
                 }
                 awaitConsumers(consumers, gateway);
                 final ChildProcesses.Child sim = children.start("simulator", inside(mode, network[0], true,
-                    onCpus(config.otherCpus(), DemoLauncher.javaCommand("sim", simArguments(mode, network[0])))),
+                    onCpus(simCpus(config), DemoLauncher.javaCommand("sim", simArguments(mode, network[0])))),
                     dir.resolve("logs/sim.log"),
                     dir.resolve("logs/sim.json"));
                 final long sendStartMs = System.currentTimeMillis();
@@ -249,6 +255,29 @@ public final class DemoCommand implements Callable<Integer>
         {
             throw new ParameterException(spec.commandLine(), "--consumers must be 1.." + CONSUMER_KINDS.length +
                 ", was " + consumerCount);
+        }
+        if (null != simCpus)
+        {
+            final java.util.SortedSet<Integer> cpus;
+            try
+            {
+                cpus = SysFs.parseCpuList(simCpus);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new ParameterException(spec.commandLine(), "--sim-cpus must be a CPU list such as 0 or 0-1, " +
+                    "was '" + simCpus + "'");
+            }
+            if (cpus.isEmpty())
+            {
+                throw new ParameterException(spec.commandLine(), "--sim-cpus must be a CPU list such as 0 or 0-1, " +
+                    "was '" + simCpus + "'");
+            }
+            if (!onlineCpus().containsAll(cpus))
+            {
+                throw new ParameterException(spec.commandLine(), "--sim-cpus must name online CPUs (" +
+                    SysFs.formatCpuList(new TreeSet<>(onlineCpus())) + "), was '" + simCpus + "'");
+            }
         }
         if (packetWindowMicros < 0 || packetWindowMicros > 1_000_000)
         {
@@ -350,6 +379,11 @@ public final class DemoCommand implements Callable<Integer>
             "--linger-ms", Long.toString(SIM_LINGER_MS),
             "--json"));
         return args;
+    }
+
+    private List<Integer> simCpus(final DemoConfig config)
+    {
+        return null == simCpus ? config.otherCpus() : List.copyOf(SysFs.parseCpuList(simCpus));
     }
 
     /** Keeps the simulator off the gateway's CPU (taskset), so that it shares only the consumers' CPUs. */

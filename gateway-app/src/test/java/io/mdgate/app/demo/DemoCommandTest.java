@@ -24,7 +24,9 @@ class DemoCommandTest
         "--consumers|0|--consumers must be 1..4",
         "--consumers|5|--consumers must be 1..4",
         "--consumer-idle|park|--consumer-idle must be spin, yield or backoff",
-        "--packet-window-us|-1|--packet-window-us must be 0 to 1000000 us" })
+        "--packet-window-us|-1|--packet-window-us must be 0 to 1000000 us",
+        "--sim-cpus|9999|--sim-cpus must name online CPUs",
+        "--sim-cpus|one|--sim-cpus must be a CPU list such as 0 or 0-1" })
     void shouldRefuseBadArgumentsBeforeStartingAnything(final String option, final String value, final String message)
     {
         final StringWriter err = new StringWriter();
