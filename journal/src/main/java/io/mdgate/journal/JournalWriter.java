@@ -1,6 +1,7 @@
 package io.mdgate.journal;
 
 import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.bytes.PointerBytesStore;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -38,6 +39,7 @@ final class JournalWriter implements AutoCloseable
     private final AtomicCounter packetsAppended;
     private final AtomicCounter outOfSequence;
     private final AtomicCounter malformedPackets;
+    private final PointerBytesStore source = new PointerBytesStore();
     private long lastSequence;
 
     /**
@@ -195,8 +197,18 @@ final class JournalWriter implements AutoCloseable
     }
 
     /** Copies bytes in native order both sides, so the record holds exactly the source bytes. */
-    private static void copy(final DirectBuffer buffer, final int offset, final int length, final Bytes<?> bytes)
+    /**
+     * Copies a record into the document: one bulk copy from off-heap memory (the tick log's slots, the packet ring),
+     * through a reused pointer store, else eight bytes at a time.
+     */
+    private void copy(final DirectBuffer buffer, final int offset, final int length, final Bytes<?> bytes)
     {
+        if (null == buffer.byteArray())
+        {
+            source.set(buffer.addressOffset() + offset, length);
+            bytes.write(source, 0L, length);
+            return;
+        }
         int i = 0;
         for (; i + Long.BYTES <= length; i += Long.BYTES)
         {
