@@ -56,6 +56,7 @@ public final class JournalBenchmark
     private int seeks = 10_000;
     private int rounds = 3;
     private String parts = "append,seek";
+    private int roundsRun;
 
     private JournalBenchmark()
     {
@@ -120,8 +121,8 @@ public final class JournalBenchmark
     }
 
     /**
-     * Alternates bare and journal rounds on fresh files, so that neither always runs first on a cold disk or a quiet
-     * machine; the histograms gather every measured round, the rates are per round and compared by their medians.
+     * Alternates bare and journal rounds on fresh files, taking turns at going first, so that neither always runs first
+     * on a cold disk or a quiet machine, nor always second into the other's write-back; the histograms gather every measured round, the rates are per round and compared by their medians.
      * The last round's files stay for the replay comparison.
      */
     private void appendComparison(final long count, final int rounds, final int batch) throws IOException
@@ -168,13 +169,16 @@ public final class JournalBenchmark
         final long[] nanos = new long[2];
         final Path bareDir = dir.resolve(round + "-bare");
         final Path journalDir = dir.resolve(round + "-journal");
-        try (BareQueue queue = new BareQueue(bareDir))
+        // Whichever writes second meets the first one's dirty pages being written back: take turns.
+        if (0 == (roundsRun++ & 1))
         {
-            nanos[0] = timeBare(queue, source, count, bare, batch);
+            nanos[0] = bareRound(bareDir, source, count, bare, batch);
+            nanos[1] = journalRound(journalDir, source, count, journal, batch);
         }
-        try (TickJournal tickJournal = TickJournal.open(new JournalContext().directory(journalDir)))
+        else
         {
-            nanos[1] = timeJournal(tickJournal, source, count, journal, batch);
+            nanos[1] = journalRound(journalDir, source, count, journal, batch);
+            nanos[0] = bareRound(bareDir, source, count, bare, batch);
         }
         if (!"measured".equals(round))
         {
@@ -182,6 +186,24 @@ public final class JournalBenchmark
             deleteTree(journalDir);
         }
         return nanos;
+    }
+
+    private static long bareRound(final Path dir, final BenchTicks source, final long count, final Histogram h,
+        final int batch)
+    {
+        try (BareQueue queue = new BareQueue(dir))
+        {
+            return timeBare(queue, source, count, h, batch);
+        }
+    }
+
+    private static long journalRound(final Path dir, final BenchTicks source, final long count, final Histogram h,
+        final int batch)
+    {
+        try (TickJournal tickJournal = TickJournal.open(new JournalContext().directory(dir)))
+        {
+            return timeJournal(tickJournal, source, count, h, batch);
+        }
     }
 
     private static long median(final long[] values)
