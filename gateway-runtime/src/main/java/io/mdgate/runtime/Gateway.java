@@ -78,6 +78,12 @@ public final class Gateway implements AutoCloseable
      */
     static final int TICK_LOG_CAPACITY = 1 << 20;
     private static final long DRAIN_TIMEOUT_MILLIS = 5_000;
+    /**
+     * Ticks the egress publishes in one duty cycle: as many as the journal appends in one
+     * ({@link JournalContext#DEFAULT_DRAIN_LIMIT}), so that in one duty cycle under load the egress, which may not pass
+     * the journal, does not fall further behind it each cycle.
+     */
+    static final int EGRESS_INPUT_LIMIT = JournalContext.DEFAULT_DRAIN_LIMIT;
 
     private final GatewayConfig config;
     private final CountersFileWriter counters;
@@ -179,7 +185,7 @@ public final class Gateway implements AutoCloseable
             publisher = new EgressPublisher(publisherContext);
             final List<String> consumerNames = config.egress().consumers().stream()
                 .map(GatewayConfig.Consumer::name).toList();
-            agents.put("egress", new EgressStage(publisher, egressReader, PublisherContext.DEFAULT_INPUT_LIMIT,
+            agents.put("egress", new EgressStage(publisher, egressReader, EGRESS_INPUT_LIMIT,
                 archive, latency("ingress_to_egress", hlogDir, startMillis, latencies), clock, consumerNames,
                 () ->
                 {
