@@ -61,6 +61,12 @@ class RunSignalTest
             System.out.println("SKIPPED RunSignalTest: " + problem);
         }
         Assumptions.assumeTrue(null == problem, problem);
+        final String ignored = inheritedIgnore(signal);
+        if (null != ignored)
+        {
+            System.out.println("SKIPPED RunSignalTest SIG" + signal + ": " + ignored);
+        }
+        Assumptions.assumeTrue(null == ignored, ignored);
         Files.createDirectories(dir.resolve("shm"));
         final Path config = dir.resolve("gw.toml");
         Files.writeString(config, LoopbackGatewayConfig.toml(dir, "signal-" + ProcessHandle.current().pid(),
@@ -84,6 +90,28 @@ class RunSignalTest
         {
             assertEquals(CountersSnapshot.State.STOPPED, file.snapshot().state());
         }
+    }
+
+    /**
+     * A process started with a signal ignored passes that on to its children, and the JVM then leaves the signal
+     * ignored (as {@code nohup} wants): a shell without job control starts background jobs with SIGINT ignored.
+     *
+     * @return why the child would ignore the signal, or null when it will not.
+     */
+    private static String inheritedIgnore(final String signal) throws java.io.IOException
+    {
+        final int number = "INT".equals(signal) ? 2 : 15;
+        for (final String line : Files.readAllLines(Path.of("/proc/self/status")))
+        {
+            if (line.startsWith("SigIgn:"))
+            {
+                final long mask = Long.parseUnsignedLong(line.substring(7).trim(), 16);
+                return 0 == (mask & (1L << (number - 1))) ? null : "SIG" + signal + " is ignored by this test " +
+                    "process (inherited from its parent, e.g. a background job of a shell without job control), so " +
+                    "the child would ignore it too";
+            }
+        }
+        return null;
     }
 
     /** @return the launcher's command line: this JVM's flags and class path, {@link Main}, the arguments. */
