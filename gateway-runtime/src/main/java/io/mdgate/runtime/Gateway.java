@@ -196,8 +196,11 @@ public final class Gateway implements AutoCloseable
                 },
                 () -> CloseHelper.quietClose(replay[0]),
                 counters));
+            // The periodic sweep lists /proc/self/task and allocates: not on a spinning core's duty cycle.
+            final boolean housekeepingSpins = null != guard &&
+                guard.spinning().contains(cpuOf(GatewayConfig.AgentRef.of(GatewayConfig.AgentKind.HOUSEKEEPING)));
             agents.put("housekeeping", new HousekeepingAgent(counters, latencies, marketHours,
-                SystemEpochClock.INSTANCE, guard));
+                SystemEpochClock.INSTANCE, housekeepingSpins ? null : guard));
 
             started = new CountDownLatch(config.cores().size());
             for (final GatewayConfig.Core core : config.cores())

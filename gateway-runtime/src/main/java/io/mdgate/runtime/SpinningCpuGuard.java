@@ -24,7 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * milliseconds at a time. {@link #sweep()} moves every thread of the process that is not a core thread and may run
  * on a spinning CPU to the CPUs it may run on without those, or, when that leaves none (a thread started from a
  * core thread), to the CPUs the process was given that no core spins on. The gateway sweeps once its cores are up
- * and then every {@link #SWEEP_INTERVAL_MILLIS} from housekeeping (threads started later); {@link #close()} gives
+ * and then every {@link #SWEEP_INTERVAL_MILLIS} from housekeeping (threads started later), unless housekeeping itself
+ * runs on a spinning core (a one-thread map), whose duty cycle the sweep's allocation and syscalls would stall;
+ * {@link #close()} gives
  * the moved threads that still run their masks back, so an embedding process is left as it was.
  * <p>
  * Two kinds of JVM thread stay where they are: the VM thread and the garbage collector's pause workers
