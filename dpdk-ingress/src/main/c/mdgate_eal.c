@@ -190,13 +190,6 @@ static jint current_cpu0(JNIEnv *env, jclass clazz)
     return sched_getcpu();
 }
 
-static jlong tsc_hz0(JNIEnv *env, jclass clazz)
-{
-    (void)env;
-    (void)clazz;
-    return (jlong)rte_get_tsc_hz();
-}
-
 static const JNINativeMethod eal_methods[] = {
     { "ealInit0", "([Ljava/lang/String;)I", (void *)eal_init0 },
     { "ealState0", "()I", (void *)eal_state0 },
@@ -204,7 +197,6 @@ static const JNINativeMethod eal_methods[] = {
     { "threadRegister0", "(I)I", (void *)thread_register0 },
     { "threadUnregister0", "()V", (void *)thread_unregister0 },
     { "currentCpu0", "()I", (void *)current_cpu0 },
-    { "tscHz0", "()J", (void *)tsc_hz0 },
 };
 
 const struct mdg_natives mdg_eal_natives = MDG_NATIVES(eal_methods);

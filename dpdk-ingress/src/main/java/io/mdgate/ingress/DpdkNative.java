@@ -141,8 +141,6 @@ public final class DpdkNative
 
     static native int currentCpu0();
 
-    static native long tscHz0();
-
     // Ports (mdgate_port.c). A handle is positive; a negative long is a -errno.
 
     static native long portOpen0(String devargs, String name, int[] settings, int[] lineTable);
