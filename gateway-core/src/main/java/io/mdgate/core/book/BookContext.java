@@ -5,8 +5,9 @@ package io.mdgate.core.book;
  * allocated. Every pool is sized from these numbers at start-up and never grows: running out is a counted error
  * with a return code on the hot path.
  * <p>
- * Memory, with power-of-two capacities: 48 bytes per order (record plus index), 64 bytes per level, and about 50
- * bytes per instrument (the defaults take about 70 MB).
+ * Memory: 32 bytes per record of the reference window, 32 bytes per order for the overflow records plus 24 for
+ * their map (rounded up to a power of two), 96 bytes per level (record and two arenas of four entries), and about
+ * 80 bytes per instrument (the defaults take about 230 MB).
  * <p>
  * Threading: configure on one thread before constructing the books; not for use afterwards.
  */
@@ -19,14 +20,20 @@ public final class BookContext
     /** Default number of instruments: every ITCH stock locate. */
     public static final int DEFAULT_MAX_INSTRUMENTS = 1 << 16;
 
-    /** Upper bound of the order and level capacities (the index maps hold twice as many slots). */
-    public static final int MAX_CAPACITY = 1 << 29;
+    /** Default records of the direct-mapped reference window: live orders within 4M references of each other. */
+    public static final int DEFAULT_REFERENCE_WINDOW = 1 << 22;
+    /** Bounds of the reference window, a power of two. */
+    public static final int MIN_REFERENCE_WINDOW = 1 << 10;
+    public static final int MAX_REFERENCE_WINDOW = 1 << 27;
+    /** Upper bound of the order and level capacities. */
+    public static final int MAX_CAPACITY = 1 << 28;
     /** ITCH stock locates are u16, so there are at most 65,536 instruments. */
     public static final int MAX_INSTRUMENTS = 1 << 16;
 
     private int maxOrders = DEFAULT_MAX_ORDERS;
     private int maxLevels = DEFAULT_MAX_LEVELS;
     private int maxInstruments = DEFAULT_MAX_INSTRUMENTS;
+    private int referenceWindow = DEFAULT_REFERENCE_WINDOW;
 
     public int maxOrders()
     {
@@ -64,6 +71,23 @@ public final class BookContext
         return this;
     }
 
+    public int referenceWindow()
+    {
+        return referenceWindow;
+    }
+
+    /**
+     * @param referenceWindow slots of the direct-mapped reference index, a power of two: an order is found in its
+     *                        slot unless an order a multiple of this many references older still holds it (then it
+     *                        is found through a map). Wider than the spread of live references keeps every lookup
+     *                        direct.
+     */
+    public BookContext referenceWindow(final int referenceWindow)
+    {
+        this.referenceWindow = referenceWindow;
+        return this;
+    }
+
     /**
      * Checks every setting; called by {@link OrderBooks} before allocating.
      *
@@ -75,6 +99,12 @@ public final class BookContext
         check("maxOrders", maxOrders, MAX_CAPACITY);
         check("maxLevels", maxLevels, MAX_CAPACITY);
         check("maxInstruments", maxInstruments, MAX_INSTRUMENTS);
+        if (referenceWindow < MIN_REFERENCE_WINDOW || referenceWindow > MAX_REFERENCE_WINDOW ||
+            Integer.bitCount(referenceWindow) != 1)
+        {
+            throw new IllegalArgumentException("referenceWindow must be a power of two between " +
+                MIN_REFERENCE_WINDOW + " and " + MAX_REFERENCE_WINDOW + ", was " + referenceWindow);
+        }
         return this;
     }
 
@@ -90,6 +120,6 @@ public final class BookContext
     public String toString()
     {
         return "BookContext{maxOrders=" + maxOrders + ", maxLevels=" + maxLevels +
-            ", maxInstruments=" + maxInstruments + '}';
+            ", maxInstruments=" + maxInstruments + ", referenceWindow=" + referenceWindow + '}';
     }
 }

@@ -1,71 +1,99 @@
 package io.mdgate.core.book;
 
-import java.util.Arrays;
-
 /**
- * The price-level records of {@link OrderBooks} as struct-of-arrays, one index per level, with a free list threaded
- * through {@link #next}. A live level is linked into its side's best-first list through {@link #prev} and
- * {@link #next}, and holds the head and tail of its orders' FIFO. {@link #book} is {@code instrument * 2 + side}.
- * Allocation-free after construction. Not thread-safe.
+ * The price-level records of {@link OrderBooks}: one 32-byte record per level in a single {@code long[]}, holding
+ * everything an order event reads or updates (price, book, aggregate size, order count) together. Which levels a
+ * side has, and in what order, is kept by {@link PriceLadders}. Free records form a stack threaded through the
+ * last field.
+ * <p>
+ * Layout per record (index {@code level << 2}): {@code [0]} price; {@code [1]} aggregate shares; {@code [2]} book
+ * ({@code instrument * 2 + side}) in the high 32 bits, order count in the low 32; {@code [3]} the next free level
+ * while free. Allocation-free after construction. Not thread-safe.
  */
 final class LevelPool
 {
     static final int NONE = -1;
 
-    final long[] price;
-    final long[] size;
-    final int[] orderCount;
-    final int[] headOrder;
-    final int[] tailOrder;
-    final int[] prev;
-    final int[] next;
-    final int[] book;
+    private static final long LOW = 0xFFFF_FFFFL;
 
+    private final long[] records;
+    private final int capacity;
     private int freeHead;
     private int used;
 
     LevelPool(final int capacity)
     {
-        price = new long[capacity];
-        size = new long[capacity];
-        orderCount = new int[capacity];
-        headOrder = new int[capacity];
-        tailOrder = new int[capacity];
-        prev = new int[capacity];
-        next = new int[capacity];
-        book = new int[capacity];
+        this.capacity = capacity;
+        records = new long[capacity << 2];
         clear();
     }
 
     /**
-     * @param levelPrice of the new level.
-     * @param levelBook  {@code instrument * 2 + side}.
-     * @return an empty, unlinked level, or {@link #NONE} when every record is in use.
+     * @param price of the new level.
+     * @param book  {@code instrument * 2 + side}.
+     * @return an empty level with no orders, or {@link #NONE} when every record is in use.
      */
-    int allocate(final long levelPrice, final int levelBook)
+    int allocate(final long price, final int book)
     {
-        final int index = freeHead;
-        if (index != NONE)
+        final int level = freeHead;
+        if (level != NONE)
         {
-            freeHead = next[index];
+            final int at = level << 2;
+            freeHead = (int)records[at + 3];
             used++;
-            price[index] = levelPrice;
-            size[index] = 0;
-            orderCount[index] = 0;
-            headOrder[index] = NONE;
-            tailOrder[index] = NONE;
-            prev[index] = NONE;
-            next[index] = NONE;
-            book[index] = levelBook;
+            records[at] = price;
+            records[at + 1] = 0;
+            records[at + 2] = (long)book << 32;
         }
-        return index;
+        return level;
     }
 
-    void free(final int index)
+    void free(final int level)
     {
-        next[index] = freeHead;
-        freeHead = index;
+        records[(level << 2) + 3] = freeHead & LOW;
+        freeHead = level;
         used--;
+    }
+
+    long price(final int level)
+    {
+        return records[level << 2];
+    }
+
+    long size(final int level)
+    {
+        return records[(level << 2) + 1];
+    }
+
+    void addSize(final int level, final long delta)
+    {
+        records[(level << 2) + 1] += delta;
+    }
+
+    int book(final int level)
+    {
+        return (int)(records[(level << 2) + 2] >> 32);
+    }
+
+    int orderCount(final int level)
+    {
+        return (int)records[(level << 2) + 2];
+    }
+
+    /** Counts one more order of {@code shares} at the level. */
+    void join(final int level, final long shares)
+    {
+        final int at = level << 2;
+        records[at + 1] += shares;
+        records[at + 2]++;
+    }
+
+    /** @return the orders left after taking one of {@code shares} off. */
+    int leave(final int level, final long shares)
+    {
+        final int at = level << 2;
+        records[at + 1] -= shares;
+        return (int)--records[at + 2];
     }
 
     int used()
@@ -75,18 +103,15 @@ final class LevelPool
 
     int capacity()
     {
-        return price.length;
+        return capacity;
     }
 
     void clear()
     {
-        final int capacity = price.length;
         for (int i = 0; i < capacity; i++)
         {
-            next[i] = i + 1;
+            records[(i << 2) + 3] = (i + 1 < capacity ? i + 1 : NONE) & LOW;
         }
-        next[capacity - 1] = NONE;
-        Arrays.fill(prev, NONE);
         freeHead = 0;
         used = 0;
     }

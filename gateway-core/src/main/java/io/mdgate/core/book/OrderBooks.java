@@ -3,9 +3,11 @@ package io.mdgate.core.book;
 import java.util.Arrays;
 
 /**
- * Every instrument's order book, built from ITCH order events: per instrument and side a list of price levels
- * sorted best first (best price and size in O(1), a new level near the top found in a few steps), and per level
- * its orders in time priority. A replaced order keeps its side and instrument and goes to the back of its new
+ * Every instrument's order book, built from ITCH order events: per instrument and side its price levels in a
+ * sorted array with the best at the end (best price and size in one read, a new order's level near the touch found
+ * in a few steps, any depth by index), and per level its orders' time priority as arrival numbers. Orders are found by reference
+ * through a direct-mapped window ({@link OrderPool}), not a hash; order and level records are 32 bytes each,
+ * one cache line or less per record touched. A replaced order keeps its side and instrument and goes to the back of its new
  * level. Fully executed or cancelled orders leave the book.
  * <p>
  * Operations return {@link #OK}, {@link #CLAMPED} (applied, but the execution or cancel was larger than the order
@@ -50,7 +52,6 @@ public final class OrderBooks
     private final OrderPool orders;
     private final PriceLadders ladders;
     private final LevelPool levels;
-    private final LongIntMap orderIndex;
     private final int[] instrumentOrders;
     private final InstrumentDirectory instruments;
 
@@ -59,6 +60,7 @@ public final class OrderBooks
     private long lastPrice = NO_PRICE;
     private long lastSharesRemoved;
     private long lastRemaining;
+    private long arrivals;
 
     private long unknownOrderCount;
     private long duplicateOrderCount;
@@ -76,10 +78,9 @@ public final class OrderBooks
     {
         context.conclude();
         maxInstruments = context.maxInstruments();
-        orders = new OrderPool(context.maxOrders());
+        orders = new OrderPool(context.referenceWindow(), context.maxOrders());
         ladders = new PriceLadders(context.maxLevels(), maxInstruments * 2);
         levels = ladders.levels;
-        orderIndex = new LongIntMap(context.maxOrders());
         instrumentOrders = new int[maxInstruments];
         instruments = new InstrumentDirectory(maxInstruments);
     }
@@ -122,7 +123,7 @@ public final class OrderBooks
         lastInstrument = instrument;
         lastSide = bookSide;
         lastPrice = price;
-        if (orderIndex.get(reference) != LongIntMap.MISSING)
+        if (orders.find(reference) != OrderPool.NONE)
         {
             duplicateOrderCount++;
             return DUPLICATE_ORDER;
@@ -159,14 +160,14 @@ public final class OrderBooks
     public int delete(final long reference)
     {
         clearLast();
-        final int order = orderIndex.get(reference);
-        if (order == LongIntMap.MISSING)
+        final int order = orders.find(reference);
+        if (order == OrderPool.NONE)
         {
             unknownOrderCount++;
             return UNKNOWN_ORDER;
         }
         describe(order);
-        lastSharesRemoved = orders.shares[order] & U32;
+        lastSharesRemoved = orders.shares(order);
         remove(order);
         return OK;
     }
@@ -182,8 +183,8 @@ public final class OrderBooks
     public int replace(final long originalReference, final long newReference, final long shares, final long price)
     {
         clearLast();
-        final int order = orderIndex.get(originalReference);
-        if (order == LongIntMap.MISSING)
+        final int order = orders.find(originalReference);
+        if (order == OrderPool.NONE)
         {
             unknownOrderCount++;
             return UNKNOWN_ORDER;
@@ -194,20 +195,30 @@ public final class OrderBooks
             invalidInputCount++;
             return INVALID_VALUE;
         }
-        if (newReference != originalReference && orderIndex.get(newReference) != LongIntMap.MISSING)
+        if (newReference != originalReference && orders.find(newReference) != OrderPool.NONE)
         {
             duplicateOrderCount++;
             return DUPLICATE_ORDER;
         }
-        lastSharesRemoved = orders.shares[order] & U32;
+        lastSharesRemoved = orders.shares(order);
         remove(order);
         return insert(lastInstrument, lastSide, newReference, shares, price);
+    }
+
+    /**
+     * Starts bringing the record of an order into the cache ahead of an operation on it; see
+     * {@link io.mdgate.core.feed.MessageProcessor#prefetch}. Changes nothing.
+     *
+     * @return a value derived from the record, for the caller to keep so the read is not optimised away.
+     */
+    public long prefetch(final long reference)
+    {
+        return orders.touch(reference);
     }
 
     /** Empties every book and the instrument directory, e.g. for a new session. Not for the hot path. */
     public void clear()
     {
-        orderIndex.clear();
         orders.clear();
         ladders.clear();
         Arrays.fill(instrumentOrders, 0);
@@ -248,30 +259,34 @@ public final class OrderBooks
     /** @return best price on that side, or {@link #NO_PRICE} when the side is empty. */
     public long bestPrice(final int instrument, final int side)
     {
-        final int level = bestLevel(instrument, side);
-        return level == NONE ? NO_PRICE : levels.price[level];
+        final int book = book(instrument, side);
+        return book == NONE ? NO_PRICE : ladders.bestPrice(book);
     }
 
     /** @return total shares at the best price on that side, 0 when empty. */
     public long bestSize(final int instrument, final int side)
     {
         final int level = bestLevel(instrument, side);
-        return level == NONE ? 0 : levels.size[level];
+        return level == NONE ? 0 : levels.size(level);
     }
 
     /** @return orders at the best price on that side, 0 when empty. */
     public int bestOrderCount(final int instrument, final int side)
     {
         final int level = bestLevel(instrument, side);
-        return level == NONE ? 0 : levels.orderCount[level];
+        return level == NONE ? 0 : levels.orderCount(level);
     }
 
     /** @return true when both sides are non-empty and the best bid is at or above the best offer. */
     public boolean isCrossed(final int instrument)
     {
-        final int bid = bestLevel(instrument, BookSide.BID);
-        final int ask = bestLevel(instrument, BookSide.ASK);
-        return bid != NONE && ask != NONE && levels.price[bid] >= levels.price[ask];
+        if (instrument < 0 || instrument >= maxInstruments)
+        {
+            return false;
+        }
+        final long bid = ladders.bestPrice(instrument << 1);
+        final long ask = ladders.bestPrice((instrument << 1) | BookSide.ASK);
+        return bid != NO_PRICE && ask != NO_PRICE && bid >= ask;
     }
 
     /** @return number of price levels on that side. */
@@ -281,97 +296,136 @@ public final class OrderBooks
         return book == NONE ? 0 : ladders.count(book);
     }
 
-    /** @return price of the level at that depth (0 is best), or {@link #NO_PRICE}. Walks the levels. */
+    /** @return price of the level at that depth (0 is best), or {@link #NO_PRICE}. */
     public long depthPrice(final int instrument, final int side, final int depth)
     {
         final int level = levelAt(instrument, side, depth);
-        return level == NONE ? NO_PRICE : levels.price[level];
+        return level == NONE ? NO_PRICE : levels.price(level);
     }
 
-    /** @return total shares of the level at that depth, 0 when there is none. Walks the levels. */
+    /** @return total shares of the level at that depth, 0 when there is none. */
     public long depthSize(final int instrument, final int side, final int depth)
     {
         final int level = levelAt(instrument, side, depth);
-        return level == NONE ? 0 : levels.size[level];
+        return level == NONE ? 0 : levels.size(level);
     }
 
-    /** @return orders in the level at that depth, 0 when there is none. Walks the levels. */
+    /** @return orders in the level at that depth, 0 when there is none. */
     public int depthOrderCount(final int instrument, final int side, final int depth)
     {
         final int level = levelAt(instrument, side, depth);
-        return level == NONE ? 0 : levels.orderCount[level];
+        return level == NONE ? 0 : levels.orderCount(level);
     }
 
-    /** @return handle of the best level on that side, or {@link #NONE}; iterate with {@link #nextLevel(int)}. */
+    /** @return handle of the best level on that side, or {@link #NONE}. */
     public int bestLevel(final int instrument, final int side)
     {
         final int book = book(instrument, side);
         return book == NONE ? NONE : ladders.best(book);
     }
 
-    /** @return handle of the next worse level, or {@link #NONE}. */
-    public int nextLevel(final int level)
+    /**
+     * @return handle of the level at that depth on that side (0 is the best), or {@link #NONE}; one array read,
+     * so a depth view iterates {@code 0 .. levelCount - 1}.
+     */
+    public int levelAt(final int instrument, final int side, final int depth)
     {
-        return levels.next[level];
+        final int book = book(instrument, side);
+        return book == NONE ? NONE : ladders.levelAt(book, depth);
+    }
+
+    /** @return depth of a live level on its side, 0 for the best. */
+    public int depthOfLevel(final int level)
+    {
+        return ladders.depthOf(level);
     }
 
     public long priceOfLevel(final int level)
     {
-        return levels.price[level];
+        return levels.price(level);
     }
 
     public long sizeOfLevel(final int level)
     {
-        return levels.size[level];
+        return levels.size(level);
     }
 
     public int orderCountOfLevel(final int level)
     {
-        return levels.orderCount[level];
+        return levels.orderCount(level);
     }
 
-    /** @return handle of the level's oldest order, or {@link #NONE}; iterate with {@link #nextOrder(int)}. */
-    public int firstOrderOfLevel(final int level)
+    /**
+     * Fills {@code queue} with the level's orders in time priority, oldest first. A scan of every order record: for
+     * snapshots, tools and tests, not the hot path.
+     *
+     * @return how many orders the level has; only the first {@code queue.length} are written.
+     */
+    public int queueOfLevel(final int level, final int[] queue)
     {
-        return levels.headOrder[level];
+        int count = 0;
+        for (int order = orders.nextLive(-1); order != NONE; order = orders.nextLive(order))
+        {
+            if (orders.level(order) == level)
+            {
+                if (count < queue.length)
+                {
+                    int at = count;
+                    final long arrival = orders.arrival(order);
+                    while (at > 0 && orders.arrival(queue[at - 1]) > arrival)
+                    {
+                        queue[at] = queue[at - 1];
+                        at--;
+                    }
+                    queue[at] = order;
+                }
+                count++;
+            }
+        }
+        return count;
     }
 
-    /** @return handle of the next order in time priority, or {@link #NONE}. */
-    public int nextOrder(final int order)
+    /** @return the live order after {@code order} in handle order (start with {@link #NONE}), or {@link #NONE}. */
+    public int nextLiveOrder(final int order)
     {
-        return orders.next[order];
+        return orders.nextLive(order);
+    }
+
+    /** @return the level a live order rests at. */
+    public int levelOfOrder(final int order)
+    {
+        return orders.level(order);
     }
 
     public long referenceOfOrder(final int order)
     {
-        return orders.reference[order];
+        return orders.reference(order);
     }
 
     public long sharesOfOrder(final int order)
     {
-        return orders.shares[order] & U32;
+        return orders.shares(order);
     }
 
     /** @return handle of the live order with that reference, or {@link #NONE}. */
     public int order(final long reference)
     {
-        final int order = orderIndex.get(reference);
-        return order == LongIntMap.MISSING ? NONE : order;
+        return orders.find(reference);
     }
 
     public long priceOfOrder(final int order)
     {
-        return levels.price[orders.level[order]];
+        return levels.price(orders.level(order));
     }
 
     public int sideOfOrder(final int order)
     {
-        return levels.book[orders.level[order]] & 1;
+        return levels.book(orders.level(order)) & 1;
     }
 
     public int instrumentOfOrder(final int order)
     {
-        return levels.book[orders.level[order]] >> 1;
+        return levels.book(orders.level(order)) >> 1;
     }
 
     /** @return live orders across all instruments. */
@@ -447,14 +501,14 @@ public final class OrderBooks
     private int reduce(final long reference, final long shares)
     {
         clearLast();
-        final int order = orderIndex.get(reference);
-        if (order == LongIntMap.MISSING)
+        final int order = orders.find(reference);
+        if (order == OrderPool.NONE)
         {
             unknownOrderCount++;
             return UNKNOWN_ORDER;
         }
         describe(order);
-        final long remaining = orders.shares[order] & U32;
+        final long remaining = orders.shares(order);
         if (shares < 0 || shares >= remaining)
         {
             lastSharesRemoved = remaining;
@@ -466,8 +520,8 @@ public final class OrderBooks
             }
             return OK;
         }
-        orders.shares[order] = (int)(remaining - shares);
-        levels.size[orders.level[order]] -= shares;
+        orders.shares(order, remaining - shares);
+        levels.addSize(orders.level(order), -shares);
         lastSharesRemoved = shares;
         lastRemaining = remaining - shares;
         return OK;
@@ -475,7 +529,7 @@ public final class OrderBooks
 
     private int insert(final int instrument, final int side, final long reference, final long shares, final long price)
     {
-        final int order = orders.allocate();
+        final int order = orders.claim(reference);
         if (order == OrderPool.NONE)
         {
             orderCapacityExceededCount++;
@@ -484,28 +538,12 @@ public final class OrderBooks
         final int level = ladders.findOrCreate((instrument << 1) | side, price);
         if (level == LevelPool.NONE)
         {
-            orders.free(order);
+            orders.release(order, reference);
             levelCapacityExceededCount++;
             return LEVEL_CAPACITY_EXCEEDED;
         }
-        orderIndex.insert(reference, order);
-        orders.reference[order] = reference;
-        orders.shares[order] = (int)shares;
-        orders.level[order] = level;
-        final int tail = levels.tailOrder[level];
-        orders.prev[order] = tail;
-        orders.next[order] = OrderPool.NONE;
-        if (tail == OrderPool.NONE)
-        {
-            levels.headOrder[level] = order;
-        }
-        else
-        {
-            orders.next[tail] = order;
-        }
-        levels.tailOrder[level] = order;
-        levels.size[level] += shares;
-        levels.orderCount[level]++;
+        orders.place(order, reference, level, shares, arrivals++);
+        levels.join(level, shares);
         instrumentOrders[instrument]++;
         lastRemaining = shares;
         return OK;
@@ -513,44 +551,14 @@ public final class OrderBooks
 
     private void remove(final int order)
     {
-        final int level = orders.level[order];
-        final int prev = orders.prev[order];
-        final int next = orders.next[order];
-        if (prev == OrderPool.NONE)
-        {
-            levels.headOrder[level] = next;
-        }
-        else
-        {
-            orders.next[prev] = next;
-        }
-        if (next == OrderPool.NONE)
-        {
-            levels.tailOrder[level] = prev;
-        }
-        else
-        {
-            orders.prev[next] = prev;
-        }
-        levels.size[level] -= orders.shares[order] & U32;
-        instrumentOrders[levels.book[level] >> 1]--;
-        orderIndex.remove(orders.reference[order]);
-        orders.prev[order] = OrderPool.NONE;
-        orders.free(order);
-        if (--levels.orderCount[level] == 0)
+        final int level = orders.level(order);
+        instrumentOrders[levels.book(level) >> 1]--;
+        final long shares = orders.shares(order);
+        orders.release(order, orders.reference(order));
+        if (levels.leave(level, shares) == 0)
         {
             ladders.remove(level);
         }
-    }
-
-    private int levelAt(final int instrument, final int side, final int depth)
-    {
-        int level = bestLevel(instrument, side);
-        for (int i = 0; i < depth && level != LevelPool.NONE; i++)
-        {
-            level = levels.next[level];
-        }
-        return depth < 0 ? NONE : level;
     }
 
     private int book(final int instrument, final int side)
@@ -564,11 +572,11 @@ public final class OrderBooks
 
     private void describe(final int order)
     {
-        final int level = orders.level[order];
-        final int book = levels.book[level];
+        final int level = orders.level(order);
+        final int book = levels.book(level);
         lastInstrument = book >> 1;
         lastSide = book & 1;
-        lastPrice = levels.price[level];
+        lastPrice = levels.price(level);
         instruments.recordActivity(lastInstrument);
     }
 

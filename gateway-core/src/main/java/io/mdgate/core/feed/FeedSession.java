@@ -95,7 +95,20 @@ public final class FeedSession implements PacketHandler
     private final long maxRequestedPerGap;
 
     private final MoldUdp64PacketDecoder decoder = new MoldUdp64PacketDecoder();
-    private final MoldUdp64MessageHandler deliverer = this::onSessionMessage;
+    private final MoldUdp64MessageHandler deliverer = new MoldUdp64MessageHandler()
+    {
+        @Override
+        public void onMessage(final DirectBuffer buffer, final int offset, final int length, final long sequence)
+        {
+            onSessionMessage(buffer, offset, length, sequence);
+        }
+
+        @Override
+        public void prefetch(final DirectBuffer buffer, final int offset, final int length)
+        {
+            messageHandler.prefetch(buffer, offset, length);
+        }
+    };
     private final FeedCounters counters;
     private final PacketHold hold;
     private final GapTable gaps;

@@ -4,7 +4,11 @@ import io.mdgate.core.itch.ItchMessageDecoder;
 import io.mdgate.core.mold.MoldUdp64MessageHandler;
 import io.mdgate.core.mold.MoldUdp64PacketDecoder;
 import io.mdgate.core.tick.Normalizer;
+import io.mdgate.core.itch.ItchMessageType;
+import io.mdgate.core.itch.OrderDeleteFlyweight;
 import org.agrona.DirectBuffer;
+
+import java.nio.ByteOrder;
 
 /**
  * Decode, book and normalize of one ITCH message with its MoldUDP64 sequence: the message handler a
@@ -24,11 +28,16 @@ import org.agrona.DirectBuffer;
  */
 public final class MessageProcessor implements MoldUdp64MessageHandler, GapHandler, PacketContextHandler
 {
+    /** Every order event carries its (original) order reference at the same offset. */
+    private static final int REFERENCE_OFFSET = OrderDeleteFlyweight.ORDER_REFERENCE_OFFSET;
+    private static final int ORDER_EVENT_MIN_LENGTH = OrderDeleteFlyweight.LENGTH;
+
     private final ItchMessageDecoder decoder;
     private final Normalizer normalizer;
     private MoldUdp64PacketDecoder packetDecoder;
     private long messageCount;
     private long malformedCount;
+    private long prefetched;
 
     /**
      * @param normalizer holding the books and the tick handler.
@@ -126,6 +135,22 @@ public final class MessageProcessor implements MoldUdp64MessageHandler, GapHandl
     /**
      * @return {@link ItchMessageDecoder#OK}, or the decoder's code for a malformed message (which is dropped).
      */
+    /**
+     * Starts bringing into the cache the order record a message will touch, without processing it. A packet's
+     * messages name orders all over the book, each a likely cache miss on a book bigger than the cache; touching
+     * all of them first lets the misses overlap, so processing the packet then waits about one memory latency
+     * instead of one per message. Only order events (add, execute, cancel, delete, replace) are touched; anything
+     * else, or a message too short to hold a reference, is ignored. Changes no state that processing reads.
+     */
+    @Override
+    public void prefetch(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (length >= ORDER_EVENT_MIN_LENGTH && isOrderEvent(buffer.getByte(offset)))
+        {
+            prefetched += normalizer.books().prefetch(buffer.getLong(offset + REFERENCE_OFFSET, ByteOrder.BIG_ENDIAN));
+        }
+    }
+
     public int process(final DirectBuffer buffer, final int offset, final int length, final long sequence)
     {
         messageCount++;
@@ -140,6 +165,23 @@ public final class MessageProcessor implements MoldUdp64MessageHandler, GapHandl
             malformedCount++;
         }
         return result;
+    }
+
+    private static boolean isOrderEvent(final byte type)
+    {
+        switch (type)
+        {
+            case ItchMessageType.ADD_ORDER:
+            case ItchMessageType.ADD_ORDER_MPID:
+            case ItchMessageType.ORDER_EXECUTED:
+            case ItchMessageType.ORDER_EXECUTED_WITH_PRICE:
+            case ItchMessageType.ORDER_CANCEL:
+            case ItchMessageType.ORDER_DELETE:
+            case ItchMessageType.ORDER_REPLACE:
+                return true;
+            default:
+                return false;
+        }
     }
 
     public ItchMessageDecoder decoder()

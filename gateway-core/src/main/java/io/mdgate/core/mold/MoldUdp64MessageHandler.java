@@ -17,4 +17,17 @@ public interface MoldUdp64MessageHandler
      * @param sequence of this message in the session.
      */
     void onMessage(DirectBuffer buffer, int offset, int length, long sequence);
+
+    /**
+     * Called for every message of a well-formed packet, in order, before the first {@link #onMessage} of that packet:
+     * a chance to start loading what the messages will touch (e.g. order records) so the cache misses overlap.
+     * Must not change anything {@link #onMessage} depends on. Does nothing by default.
+     *
+     * @param buffer holding the packet.
+     * @param offset of the message's first byte.
+     * @param length of the message.
+     */
+    default void prefetch(DirectBuffer buffer, int offset, int length)
+    {
+    }
 }

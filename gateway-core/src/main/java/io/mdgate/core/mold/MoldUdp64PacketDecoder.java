@@ -158,6 +158,14 @@ public final class MoldUdp64PacketDecoder
     private void dispatch(final DirectBuffer buffer, final int offset, final MoldUdp64MessageHandler handler)
     {
         int position = offset + HEADER_LENGTH;
+        for (int i = 0; i < messageCount; i++)
+        {
+            final int blockLength = buffer.getShort(position, BE) & 0xFFFF;
+            position += BLOCK_LENGTH_FIELD_LENGTH;
+            handler.prefetch(buffer, position, blockLength);
+            position += blockLength;
+        }
+        position = offset + HEADER_LENGTH;
         final long first = sequenceNumber;
         for (int i = 0; i < messageCount; i++)
         {

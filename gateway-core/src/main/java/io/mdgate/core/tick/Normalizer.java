@@ -602,7 +602,11 @@ public final class Normalizer implements ItchMessageHandler
         publish(bookInstrument == OrderBooks.NONE ? message.stockLocate() : bookInstrument);
     }
 
-    /** Stages a top-of-book tick for each side of the instrument whose best price or size moved. */
+    /**
+     * Stages a top-of-book tick for each side of the instrument whose best price or size differs from the one last
+     * published. An order event moves only its own side, but both are compared: after a restart the other side's
+     * last published top may be one a torn message never got out (see {@link BookRestore}).
+     */
     private void topOfBook(final int instrument)
     {
         if (instrument == OrderBooks.NONE)
@@ -616,8 +620,9 @@ public final class Normalizer implements ItchMessageHandler
     private void topOfBook(final int instrument, final int side)
     {
         final int index = (instrument << 1) | side;
-        final long price = books.bestPrice(instrument, side);
-        final long size = books.bestSize(instrument, side);
+        final int best = books.bestLevel(instrument, side);
+        final long price = best == OrderBooks.NONE ? OrderBooks.NO_PRICE : books.priceOfLevel(best);
+        final long size = best == OrderBooks.NONE ? 0 : books.sizeOfLevel(best);
         if (price == publishedTopPrice[index] && size == publishedTopSize[index])
         {
             return;
@@ -626,7 +631,7 @@ public final class Normalizer implements ItchMessageHandler
         publishedTopSize[index] = size;
         topOfBookCount++;
         final TickEncoder tick = batch.add(EventType.TOP_OF_BOOK, instrument);
-        tick.side(bookSide(side)).matchOrNewReference(books.bestOrderCount(instrument, side));
+        tick.side(bookSide(side)).matchOrNewReference(best == OrderBooks.NONE ? 0 : books.orderCountOfLevel(best));
         if (price != OrderBooks.NO_PRICE)
         {
             batch.price(price);

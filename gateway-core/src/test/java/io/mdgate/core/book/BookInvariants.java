@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Test support: checks what must hold in any book whatever the input: levels strictly best first, each level's
- * size and count the sum of its orders, each order linked back to its level, and the totals adding up.
+ * size and count the sum of its orders, each order found by its reference and resting at its level, and the totals adding up.
  */
 public final class BookInvariants
 {
@@ -24,9 +24,10 @@ public final class BookInvariants
             {
                 long previous = OrderBooks.NO_PRICE;
                 int sideLevels = 0;
-                for (int level = books.bestLevel(instrument, side); level != OrderBooks.NONE;
-                    level = books.nextLevel(level))
+                for (int depth = 0, level; (level = books.levelAt(instrument, side, depth)) != OrderBooks.NONE;
+                    depth++)
                 {
+                    assertEquals(depth, books.depthOfLevel(level), "depth of a level at instrument " + instrument);
                     final long price = books.priceOfLevel(level);
                     if (previous != OrderBooks.NO_PRICE)
                     {
@@ -34,14 +35,14 @@ public final class BookInvariants
                             "levels out of order at instrument " + instrument);
                     }
                     previous = price;
+                    final int[] queue = new int[books.orderCountOfLevel(level)];
+                    final int count = books.queueOfLevel(level, queue);
                     long size = 0;
-                    int count = 0;
-                    for (int order = books.firstOrderOfLevel(level); order != OrderBooks.NONE;
-                        order = books.nextOrder(order))
+                    for (final int order : queue)
                     {
                         size += books.sharesOfOrder(order);
-                        count++;
                         assertEquals(order, books.order(books.referenceOfOrder(order)));
+                        assertEquals(level, books.levelOfOrder(order));
                         assertEquals(price, books.priceOfOrder(order));
                         assertEquals(side, books.sideOfOrder(order));
                         assertEquals(instrument, books.instrumentOfOrder(order));
@@ -59,6 +60,13 @@ public final class BookInvariants
             orders += instrumentOrders;
         }
         assertEquals(orders, books.orderCount());
+        int live = 0;
+        for (int order = books.nextLiveOrder(OrderBooks.NONE); order != OrderBooks.NONE;
+            order = books.nextLiveOrder(order))
+        {
+            live++;
+        }
+        assertEquals(orders, live, "live order records");
         assertEquals(levels, books.levelCount());
     }
 }

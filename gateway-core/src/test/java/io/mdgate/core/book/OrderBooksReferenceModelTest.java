@@ -36,7 +36,7 @@ class OrderBooksReferenceModelTest
     {
         System.out.println("OrderBooksReferenceModelTest seed " + seed);
         final SeededOrderFlow flow = new SeededOrderFlow(seed, INSTRUMENTS, 600);
-        final OrderBooks books = new OrderBooks(new BookContext().maxOrders(1024).maxLevels(1024).maxInstruments(16));
+        final OrderBooks books = new OrderBooks(new BookContext().maxOrders(1024).maxLevels(1024).maxInstruments(16).referenceWindow(1024));
         final ReferenceBook reference = new ReferenceBook();
         final BookApplier applier = new BookApplier(books);
         final ItchMessageDecoder decoder = new ItchMessageDecoder();
@@ -66,7 +66,7 @@ class OrderBooksReferenceModelTest
     {
         final List<ReferenceBook.Level> expected = reference.depth(instrument, side);
         final List<ReferenceBook.Level> actual = new ArrayList<>();
-        for (int level = books.bestLevel(instrument, side); level != OrderBooks.NONE; level = books.nextLevel(level))
+        for (int depth = 0, level; (level = books.levelAt(instrument, side, depth)) != OrderBooks.NONE; depth++)
         {
             actual.add(new ReferenceBook.Level(
                 books.priceOfLevel(level), books.sizeOfLevel(level), books.orderCountOfLevel(level)));
@@ -83,8 +83,9 @@ class OrderBooksReferenceModelTest
         final int bestLevel = books.bestLevel(instrument, side);
         if (bestLevel != OrderBooks.NONE)
         {
-            for (int order = books.firstOrderOfLevel(bestLevel); order != OrderBooks.NONE;
-                order = books.nextOrder(order))
+            final int[] orders = new int[books.orderCountOfLevel(bestLevel)];
+            books.queueOfLevel(bestLevel, orders);
+            for (final int order : orders)
             {
                 queue.add(books.referenceOfOrder(order));
             }

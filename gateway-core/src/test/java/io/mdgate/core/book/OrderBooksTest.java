@@ -18,7 +18,7 @@ class OrderBooksTest
     private static final int AAPL = 7;
     private static final int MSFT = 8;
 
-    private final OrderBooks books = new OrderBooks(new BookContext().maxOrders(64).maxLevels(32).maxInstruments(16));
+    private final OrderBooks books = new OrderBooks(new BookContext().maxOrders(64).maxLevels(32).maxInstruments(16).referenceWindow(1024));
 
     @Test
     void shouldShowAnAddedBuyOrderAsTheBestBidWithItsSizeAndCount()
@@ -219,7 +219,7 @@ class OrderBooksTest
     @Test
     void shouldReturnCapacityErrorsInsteadOfThrowingAndRecoverWhenSpaceIsFreed()
     {
-        final OrderBooks small = new OrderBooks(new BookContext().maxOrders(3).maxLevels(2).maxInstruments(2));
+        final OrderBooks small = new OrderBooks(new BookContext().maxOrders(3).maxLevels(2).maxInstruments(2).referenceWindow(1024));
 
         assertEquals(OrderBooks.OK, small.add(1, 1, 'B', 10, 100));
         assertEquals(OrderBooks.OK, small.add(1, 2, 'S', 10, 200));
@@ -240,7 +240,7 @@ class OrderBooksTest
     @Test
     void shouldReuseRecordsForeverWhenOrdersComeAndGo()
     {
-        final OrderBooks small = new OrderBooks(new BookContext().maxOrders(3).maxLevels(3).maxInstruments(1));
+        final OrderBooks small = new OrderBooks(new BookContext().maxOrders(3).maxLevels(3).maxInstruments(1).referenceWindow(1024));
         for (long reference = 1; reference <= 100_000; reference++)
         {
             assertEquals(OrderBooks.OK, small.add(0, reference, (reference & 1) == 0 ? 'B' : 'S', 10, reference % 3));
@@ -315,7 +315,7 @@ class OrderBooksTest
     private static List<Long> depthPricesOf(final OrderBooks books, final int instrument, final int side)
     {
         final List<Long> prices = new ArrayList<>();
-        for (int level = books.bestLevel(instrument, side); level != OrderBooks.NONE; level = books.nextLevel(level))
+        for (int depth = 0, level; (level = books.levelAt(instrument, side, depth)) != OrderBooks.NONE; depth++)
         {
             prices.add(books.priceOfLevel(level));
         }
@@ -326,10 +326,107 @@ class OrderBooksTest
     {
         final List<Long> references = new ArrayList<>();
         final int level = books.bestLevel(instrument, side);
-        for (int order = books.firstOrderOfLevel(level); order != OrderBooks.NONE; order = books.nextOrder(order))
+        final int[] queue = new int[books.orderCountOfLevel(level)];
+        books.queueOfLevel(level, queue);
+        for (final int order : queue)
         {
             references.add(books.referenceOfOrder(order));
         }
         return references;
+    }
+
+    @Test
+    void shouldFindOrdersWhoseReferencesShareAWindowRecordAndForgetEachOnItsOwn()
+    {
+        final int window = 1024;
+        final long first = 5;
+        final long second = first + window;
+        final long third = first + 3L * window;
+        assertEquals(OrderBooks.OK, books.add(AAPL, first, 'B', 100, 1000));
+        assertEquals(OrderBooks.OK, books.add(AAPL, second, 'B', 200, 1001));
+        assertEquals(OrderBooks.OK, books.add(MSFT, third, 'S', 300, 2000));
+
+        assertEquals(first, books.referenceOfOrder(books.order(first)));
+        assertEquals(second, books.referenceOfOrder(books.order(second)));
+        assertEquals(third, books.referenceOfOrder(books.order(third)));
+        assertEquals(OrderBooks.NONE, books.order(first + 2L * window), "same record, never added");
+        assertEquals(OrderBooks.DUPLICATE_ORDER, books.add(AAPL, third, 'B', 1, 999), "a displaced order is live");
+
+        assertEquals(OrderBooks.OK, books.delete(first));
+        assertEquals(OrderBooks.NONE, books.order(first));
+        assertEquals(second, books.referenceOfOrder(books.order(second)), "found though its record is free now");
+        assertEquals(OrderBooks.OK, books.execute(third, 100));
+        assertEquals(200, books.sharesOfOrder(books.order(third)));
+
+        assertEquals(OrderBooks.OK, books.add(AAPL, first + 4L * window, 'B', 50, 1002), "takes the free record");
+        assertEquals(OrderBooks.OK, books.replace(second, second + 8L * window, 70, 1003));
+        assertEquals(OrderBooks.NONE, books.order(second));
+        assertEquals(OrderBooks.UNKNOWN_ORDER, books.cancel(second, 1));
+        assertEquals(1003, books.priceOfOrder(books.order(second + 8L * window)));
+        assertEquals(OrderBooks.OK, books.delete(third));
+        assertEquals(OrderBooks.OK, books.delete(first + 4L * window));
+        assertEquals(OrderBooks.OK, books.delete(second + 8L * window));
+        assertEquals(0, books.orderCount());
+        assertEquals(0, books.levelCount());
+        assertEquals(OrderBooks.UNKNOWN_ORDER, books.delete(third));
+        BookInvariants.check(books);
+    }
+
+    @Test
+    void shouldRepackTheLevelArraysWhenNoFreeChunkFitsAndKeepEverySide()
+    {
+        final OrderBooks tight = new OrderBooks(
+            new BookContext().maxOrders(64).maxLevels(8).maxInstruments(16).referenceWindow(1024));
+        long reference = 1;
+        for (int price = 1; price <= 5; price++)
+        {
+            assertEquals(OrderBooks.OK, tight.add(0, reference++, 'B', 10, price));
+        }
+        for (long order = 1; order <= 5; order++)
+        {
+            assertEquals(OrderBooks.OK, tight.delete(order));
+        }
+        for (int instrument = 1; instrument <= 7; instrument++)
+        {
+            assertEquals(OrderBooks.OK, tight.add(instrument, reference++, 'S', instrument, 100 + instrument),
+                "instrument " + instrument);
+        }
+        assertEquals(OrderBooks.OK, tight.add(7, reference++, 'S', 7, 99));
+
+        for (int instrument = 1; instrument <= 6; instrument++)
+        {
+            assertEquals(100 + instrument, tight.bestPrice(instrument, ASK));
+            assertEquals(instrument, tight.bestSize(instrument, ASK));
+            assertEquals(1, tight.levelCount(instrument, ASK));
+        }
+        assertEquals(List.of(99L, 107L), depthPricesOf(tight, 7, ASK));
+        assertEquals(OrderBooks.LEVEL_CAPACITY_EXCEEDED, tight.add(8, reference, 'S', 1, 1));
+        assertEquals(8, tight.levelCount());
+        BookInvariants.check(tight);
+    }
+
+    @Test
+    void shouldFindLevelsDeepInTheBookAsWellAsNearTheTouch()
+    {
+        final OrderBooks deep = new OrderBooks(
+            new BookContext().maxOrders(4096).maxLevels(4096).maxInstruments(2).referenceWindow(4096));
+        long reference = 1;
+        for (int price = 1000; price < 1400; price += 2)
+        {
+            deep.add(1, reference++, 'B', 1, price);
+        }
+        for (int price = 1001; price < 1400; price += 2)
+        {
+            deep.add(1, reference++, 'B', 1, price);
+        }
+        deep.add(1, reference++, 'B', 5, 1100);
+
+        assertEquals(400, deep.levelCount(1, BID));
+        assertEquals(1399, deep.bestPrice(1, BID));
+        assertEquals(1100, deep.depthPrice(1, BID, 299));
+        assertEquals(6, deep.depthSize(1, BID, 299));
+        assertEquals(2, deep.depthOrderCount(1, BID, 299));
+        assertEquals(299, deep.depthOfLevel(deep.levelAt(1, BID, 299)));
+        BookInvariants.check(deep);
     }
 }

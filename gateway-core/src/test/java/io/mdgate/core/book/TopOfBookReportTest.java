@@ -13,7 +13,7 @@ class TopOfBookReportTest
     @Test
     void shouldListTheMostActiveInstrumentsFirstWithTheirBestBidAndOffer()
     {
-        final OrderBooks books = new OrderBooks(new BookContext().maxOrders(16).maxLevels(16).maxInstruments(8));
+        final OrderBooks books = new OrderBooks(new BookContext().maxOrders(16).maxLevels(16).maxInstruments(8).referenceWindow(1024));
         books.instruments().symbol(2, Alpha.pack8("AAPL"));
         books.instruments().tradingState(2, 'T');
         books.add(2, 1, 'B', 100, 1_500_000);

@@ -48,6 +48,32 @@ class MoldUdp64PacketDecoderTest
     }
 
     @Test
+    void shouldOfferEveryMessageOfAPacketForPrefetchBeforeDispatchingTheFirst()
+    {
+        final byte[] packet = new PacketBytes("SESSION01", 1000, 3)
+            .block(ascii("first"))
+            .block(ascii("second"))
+            .block(ascii("third"))
+            .toBytes();
+
+        assertEquals(3, decode(packet));
+
+        assertEquals(List.of(
+            "prefetch:first", "prefetch:second", "prefetch:third",
+            "message:first", "message:second", "message:third"), handler.events);
+    }
+
+    @Test
+    void shouldOfferNothingForPrefetchFromAMalformedPacket()
+    {
+        final byte[] whole = new PacketBytes("S", 1, 2).block(ascii("aaaa")).block(ascii("bbbb")).toBytes();
+
+        decoder.decode(new UnsafeBuffer(whole), 0, whole.length - 1, handler);
+
+        assertEquals(List.of(), handler.events);
+    }
+
+    @Test
     void shouldDecodePacketAtAnOffsetInsideALargerBuffer()
     {
         final byte[] packet = new PacketBytes("S", 7, 1).block(ascii("hello")).toBytes();
