@@ -72,7 +72,8 @@ class SimulationConfigTest
     {
         assertEquals("farOrderShare must be between 0 and 1, was -0.1",
             refusal(new SimulationConfig().farOrderShare(-0.1)));
-        assertEquals("farOrderShare must be between 0 and 1, was 1.5", refusal(new SimulationConfig().farOrderShare(1.5)));
+        assertEquals("farOrderShare must be between 0 and 1, was 1.5",
+            refusal(new SimulationConfig().farOrderShare(1.5)));
         assertEquals("farOrderShare must be between 0 and 1, was NaN",
             refusal(new SimulationConfig().farOrderShare(Double.NaN)));
     }
