@@ -18,13 +18,15 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteOrder;
+import java.util.BitSet;
 
 /**
  * Prints the shape of a benchmark day: messages by type, then, from replaying every order message into
  * {@link OrderBooks} through their public operations and queries only, the instruments that had orders, the
  * peak of live orders and of price levels, the deepest side, and how far from the touch adds land (in one-cent
  * levels from the best price of their own side, 0 at or better than it; adds to an empty side are not
- * counted). Generates the day's file first if it is not cached.
+ * counted), and the widest spread of live order references (newest reference less the oldest live one, plus
+ * one). Generates the day's file first if it is not cached.
  * <pre>
  *   java -cp benchmarks/target/benchmarks.jar io.mdgate.bench.DayShape [standard|deep]...
  * </pre>
@@ -47,6 +49,10 @@ public final class DayShape implements ItchMessageHandler
     private int deepestSideOf = OrderBooks.NONE;
     private long refused;
     private long message;
+    private final BitSet liveReferences = new BitSet();
+    private int oldestLive;
+    private long peakSpread;
+    private long peakSpreadAt;
 
     private DayShape(final OrderBooks books)
     {
@@ -137,6 +143,7 @@ public final class DayShape implements ItchMessageHandler
         out.printf("  add distance from touch p50 %d, p90 %d, p99 %d, max %d levels; %.1f%% beyond %d " +
             "(%,d adds to a non-empty side)%n", percentile(adds, 0.5), percentile(adds, 0.9),
             percentile(adds, 0.99), maxDistance, 100.0 * far / adds, SimulationConfig.NEAR_DEPTH, adds);
+        out.printf("  live reference spread   %,d at the widest (after message %,d)%n", peakSpread, peakSpreadAt);
         out.printf("  refused by the books    %,d (capacity, unknown order, malformed)%n", refused);
     }
 
@@ -169,12 +176,46 @@ public final class DayShape implements ItchMessageHandler
         if (applied(books.add(locate, m.orderReference(), m.side(), m.shares(), m.price())))
         {
             hadOrders[locate] = true;
-            placed();
+            placed(m.orderReference());
         }
     }
 
-    private void placed()
+    /** The simulator's references increase and stay below 2^31, so a bit per reference is enough. */
+    private void born(final long reference)
     {
+        liveReferences.set((int)reference);
+        if (books.orderCount() == 1 || reference < oldestLive)
+        {
+            oldestLive = (int)reference;
+        }
+        final long spread = reference - oldestLive + 1;
+        if (spread > peakSpread)
+        {
+            peakSpread = spread;
+            peakSpreadAt = message;
+        }
+    }
+
+    private void died(final long reference)
+    {
+        liveReferences.clear((int)reference);
+        if (reference == oldestLive)
+        {
+            oldestLive = Math.max(0, liveReferences.nextSetBit(oldestLive));
+        }
+    }
+
+    private void removedIfGone(final int result, final long reference)
+    {
+        if (applied(result) && books.lastRemaining() == 0)
+        {
+            died(reference);
+        }
+    }
+
+    private void placed(final long reference)
+    {
+        born(reference);
         if (books.orderCount() > peakOrders)
         {
             peakOrders = books.orderCount();
@@ -211,25 +252,28 @@ public final class DayShape implements ItchMessageHandler
     @Override
     public void onOrderExecuted(final OrderExecutedFlyweight m)
     {
-        applied(books.execute(m.orderReference(), m.executedShares()));
+        removedIfGone(books.execute(m.orderReference(), m.executedShares()), m.orderReference());
     }
 
     @Override
     public void onOrderExecutedWithPrice(final OrderExecutedWithPriceFlyweight m)
     {
-        applied(books.execute(m.orderReference(), m.executedShares()));
+        removedIfGone(books.execute(m.orderReference(), m.executedShares()), m.orderReference());
     }
 
     @Override
     public void onOrderCancel(final OrderCancelFlyweight m)
     {
-        applied(books.cancel(m.orderReference(), m.cancelledShares()));
+        removedIfGone(books.cancel(m.orderReference(), m.cancelledShares()), m.orderReference());
     }
 
     @Override
     public void onOrderDelete(final OrderDeleteFlyweight m)
     {
-        applied(books.delete(m.orderReference()));
+        if (applied(books.delete(m.orderReference())))
+        {
+            died(m.orderReference());
+        }
     }
 
     @Override
@@ -237,7 +281,8 @@ public final class DayShape implements ItchMessageHandler
     {
         if (applied(books.replace(m.originalOrderReference(), m.newOrderReference(), m.shares(), m.price())))
         {
-            placed();
+            died(m.originalOrderReference());
+            placed(m.newOrderReference());
         }
     }
 }
