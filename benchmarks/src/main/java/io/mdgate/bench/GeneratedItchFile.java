@@ -14,8 +14,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A simulated ITCH 5.0 session in Nasdaq's daily-file framing, generated once per seed and size into a cache
- * directory and memory-mapped for the benchmarks, so every run reads the same bytes from memory, not the disk.
+ * A simulated ITCH 5.0 session in Nasdaq's daily-file framing, generated once per day shape (seed, size and the
+ * order-depth settings) into a cache directory and memory-mapped for the benchmarks, so every run reads the same
+ * bytes from memory, not the disk. Loaded on one thread; the mapped buffer is read-only.
  */
 final class GeneratedItchFile
 {
@@ -32,33 +33,39 @@ final class GeneratedItchFile
     }
 
     /**
-     * @param messages    how many messages the session holds (start and end of day included).
-     * @param instruments how many instruments the simulator trades.
-     * @param seed        the simulator's seed.
+     * @param config the simulator's settings; the file's name holds every one that shapes the day.
      * @return the file, mapped read-only.
      */
-    static GeneratedItchFile load(final long messages, final int instruments, final long seed) throws IOException
+    static GeneratedItchFile load(final SimulationConfig config) throws IOException
     {
-        final Path file = DATA_DIR.resolve("itch-" + messages + "-i" + instruments + "-s" + seed + ".itch");
+        config.conclude();
+        final Path file = DATA_DIR.resolve(fileName(config));
         if (!Files.exists(file))
         {
-            generate(file, messages, instruments, seed);
+            generate(file, config);
         }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
         {
             final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
             mapped.load();
-            return new GeneratedItchFile(new UnsafeBuffer(mapped), messages);
+            return new GeneratedItchFile(new UnsafeBuffer(mapped), config.messages());
         }
     }
 
-    private static void generate(final Path file, final long messages, final int instruments, final long seed)
-        throws IOException
+    /** @return e.g. {@code itch-10000000-i500-s1-o100-l256-f0.0-d64.itch}: messages, instruments, seed, orders
+     *          per instrument, price levels, far-order share and far-order depth. */
+    static String fileName(final SimulationConfig config)
+    {
+        return "itch-" + config.messages() + "-i" + config.instruments() + "-s" + config.seed() +
+            "-o" + config.ordersPerInstrument() + "-l" + config.priceLevels() + "-f" + config.farOrderShare() +
+            "-d" + config.farOrderLevels() + ".itch";
+    }
+
+    private static void generate(final Path file, final SimulationConfig config) throws IOException
     {
         Files.createDirectories(file.getParent());
         final Path partial = file.resolveSibling(file.getFileName() + ".partial");
-        final ItchSessionGenerator generator = new ItchSessionGenerator(
-            new SimulationConfig().seed(seed).instruments(instruments).messages(messages).conclude());
+        final ItchSessionGenerator generator = new ItchSessionGenerator(config);
         final UnsafeBuffer scratch = new UnsafeBuffer(new byte[ItchSessionGenerator.MAX_MESSAGE_LENGTH]);
         try (ItchFileWriter writer = new ItchFileWriter(partial))
         {

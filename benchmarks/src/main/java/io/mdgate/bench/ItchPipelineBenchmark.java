@@ -1,6 +1,5 @@
 package io.mdgate.bench;
 
-import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.OrderBooks;
 import io.mdgate.core.feed.MessageProcessor;
 import io.mdgate.core.itch.AddOrderFlyweight;
@@ -23,6 +22,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -34,14 +34,16 @@ import java.time.LocalDate;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Messages per second on one thread over a generated 10M-message ITCH 5.0 session in daily-file framing:
+ * Messages per second on one thread over a generated 10M-message ITCH 5.0 session in daily-file framing, on
+ * each {@link BenchDay} ({@code -p day=standard} or {@code -p day=deep}):
  * <ul>
  *   <li>{@code decodeOnly}: frame, dispatch and read the fields of every message (no state);</li>
  *   <li>{@code decodeBookNormalize}: frame, decode, maintain every order book and write every normalized
  *       tick (the work of the gateway's feed core per message).</li>
  * </ul>
  * Each invocation runs the whole session once from empty books, so the score is messages/s over a full day
- * shape (directory, opening, continuous trading, close), not a hot loop over one message.
+ * shape (directory, opening, continuous trading, close), not a hot loop over one message. The deep day's books
+ * get the capacities {@link BenchDay#books()} names; the standard day's the defaults.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -51,10 +53,12 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 public class ItchPipelineBenchmark
 {
-    static final int MESSAGES = 10_000_000;
-    static final int INSTRUMENTS = 500;
-    static final long SEED = 1;
+    static final int MESSAGES = BenchDay.MESSAGES;
 
+    @Param({ "standard", "deep" })
+    public String day;
+
+    private BenchDay shape;
     private UnsafeBuffer file;
     private MessageProcessor processor;
     private final FieldReader fieldReader = new FieldReader();
@@ -64,14 +68,15 @@ public class ItchPipelineBenchmark
     @Setup(Level.Trial)
     public void loadFile() throws IOException
     {
-        file = GeneratedItchFile.load(MESSAGES, INSTRUMENTS, SEED).buffer();
+        shape = BenchDay.named(day);
+        file = GeneratedItchFile.load(shape.simulation()).buffer();
     }
 
     /** Fresh, empty books per pass over the day: replaying the same order references twice is not a feed. */
     @Setup(Level.Invocation)
     public void emptyBooks()
     {
-        final OrderBooks books = new OrderBooks(new BookContext().conclude());
+        final OrderBooks books = new OrderBooks(shape.books().conclude());
         final Normalizer normalizer = new Normalizer(books, new ExchangeClock(LocalDate.of(2025, 1, 2)), ticks, 1);
         processor = new MessageProcessor(normalizer);
     }

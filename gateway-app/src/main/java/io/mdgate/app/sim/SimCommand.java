@@ -64,6 +64,24 @@ public final class SimCommand implements Callable<Integer>
         description = "Time constant of the burst's decay (default ${DEFAULT-VALUE}).")
     long burstDecayMs;
 
+    @Option(names = "--orders-per-instrument", paramLabel = "N", defaultValue = "100",
+        description = "Live orders per instrument the order flow keeps around (default ${DEFAULT-VALUE}).")
+    int ordersPerInstrument;
+
+    @Option(names = "--price-levels", paramLabel = "N", defaultValue = "256",
+        description = "Price levels, one cent apart, in each instrument's window (default ${DEFAULT-VALUE}, " +
+            "128 to 2048).")
+    int priceLevels;
+
+    @Option(names = "--far-order-share", paramLabel = "P", defaultValue = "0",
+        description = "Share of new and replaced orders placed far from the touch (default ${DEFAULT-VALUE}).")
+    double farOrderShare;
+
+    @Option(names = "--far-order-levels", paramLabel = "N", defaultValue = "64",
+        description = "Far orders rest 25 to N levels behind the quote; at most --price-levels / 2 - 32 " +
+            "(default ${DEFAULT-VALUE}).")
+    int farOrderLevels;
+
     @Option(names = "--date", paramLabel = "YYYY-MM-DD", defaultValue = "2025-01-02",
         description = "Session date, for pcap timestamps (default ${DEFAULT-VALUE}).")
     LocalDate date;
@@ -334,6 +352,10 @@ public final class SimCommand implements Callable<Integer>
             .rateProfile(burst ? RateProfile.OPENING_BURST : RateProfile.STEADY)
             .burstMultiplier(burstMultiplier)
             .burstDecayNanos(TimeUnit.MILLISECONDS.toNanos(burstDecayMs))
+            .ordersPerInstrument(ordersPerInstrument)
+            .priceLevels(priceLevels)
+            .farOrderShare(farOrderShare)
+            .farOrderLevels(farOrderLevels)
             .sessionDate(date);
         try
         {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
@@ -166,6 +167,29 @@ class SimCommandTest
     }
 
     @Test
+    void shouldWriteTheDeepBooksTheDepthOptionsAskFor() throws Exception
+    {
+        final Path file = dir.resolve("deep.itch");
+        final Result result = sim("--messages", "50000", "--seed", "4", "--instruments", "20",
+            "--orders-per-instrument", "300", "--price-levels", "512", "--far-order-share", "0.4",
+            "--far-order-levels", "200", "--itch", file.toString());
+        assertEquals(0, result.exitCode(), result.err());
+
+        final ItchSessionGenerator generator = new ItchSessionGenerator(new SimulationConfig().seed(4).instruments(20)
+            .messages(50_000).ordersPerInstrument(300).priceLevels(512).farOrderShare(0.4).farOrderLevels(200));
+        final ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        int length;
+        while ((length = generator.next(buffer, 0)) > 0)
+        {
+            expected.write(length >> 8);
+            expected.write(length);
+            expected.write(buffer.byteArray(), 0, length);
+        }
+        assertArrayEquals(expected.toByteArray(), Files.readAllBytes(file));
+    }
+
+    @Test
     void shouldInjectTheSameCountedFaultsForTheSameSeed()
     {
         final String[] args = { "--messages", "100000", "--seed", "6", "--instruments", "20", "--loss-a", "0.02",
@@ -211,6 +235,9 @@ class SimCommandTest
             { new String[] { "--answer-limit", "0", "--serve-retransmits", "0" }, "--answer-limit" },
             { new String[] { "--messages", "5000000", "--rate", "10" }, "past the end of the trading day" },
             { new String[] { "--pacing", "park" }, "--pacing must be spin or sleep, was 'park'" },
+            { new String[] { "--far-order-share", "2" }, "farOrderShare must be between 0 and 1, was 2.0" },
+            { new String[] { "--far-order-share", "0.1", "--far-order-levels", "200" },
+                "farOrderLevels must be between 25 and 96" },
         };
         for (final Object[] testCase : cases)
         {

@@ -8,24 +8,23 @@ import java.util.Arrays;
  * The simulated instruments: symbols (sorted, so stock locates follow the alphabet as Nasdaq's do), a price
  * window per instrument and a fair mid that random-walks inside it, a quoted spread, and how active each one
  * is. Instrument {@code i} (0-based) has stock locate {@code i + 1}. Prices are kept in ticks of one cent as
- * levels 0..{@value #LEVELS}-1 of the instrument's window. Built at start-up; allocation-free afterwards.
- * Not thread-safe.
+ * levels 0..{@link #levels()}-1 of the instrument's window, which starts at one cent or above. Built at start-up;
+ * allocation-free afterwards. Not thread-safe.
  */
 final class Instruments
 {
-    /** Price levels of an instrument's window, one cent apart. */
-    static final int LEVELS = 256;
     /** One cent in ITCH Price(4) units. */
     static final long TICK = 100;
 
-    private static final int FAIR2_MIN = 2 * 32;
-    private static final int FAIR2_MAX = 2 * (LEVELS - 32);
     private static final int SYMBOL_SPACE = 26 * 26 * 26 * 26;
     private static final int SYMBOL_STRIDE = 150_001;
     private static final double MIN_PRICE = 5.0;
     private static final double MAX_PRICE = 300.0;
 
     private final int count;
+    private final int levels;
+    private final int fair2Min;
+    private final int fair2Max;
     private final long[] symbol;
     private final long[] windowLowTicks;
     private final int[] fair2;
@@ -33,9 +32,17 @@ final class Instruments
     private final int[] byActivity;
     private final char[] tier;
 
-    Instruments(final int count, final SimRandom random)
+    /**
+     * @param count  instruments.
+     * @param levels price levels, one cent apart, of each instrument's window.
+     * @param random the session's source; the draws do not depend on {@code levels}.
+     */
+    Instruments(final int count, final int levels, final SimRandom random)
     {
         this.count = count;
+        this.levels = levels;
+        fair2Min = 2 * SimulationConfig.WINDOW_MARGIN;
+        fair2Max = 2 * (levels - SimulationConfig.WINDOW_MARGIN);
         symbol = new long[count];
         windowLowTicks = new long[count];
         fair2 = new int[count];
@@ -54,8 +61,9 @@ final class Instruments
         {
             symbol[i] = Alpha.pack8(names[i]);
             final double price = MIN_PRICE * Math.exp(random.nextDouble() * Math.log(MAX_PRICE / MIN_PRICE));
-            windowLowTicks[i] = Math.round(price * 100) - LEVELS / 2;
-            fair2[i] = LEVELS;
+            final long priceTicks = Math.round(price * 100);
+            windowLowTicks[i] = Math.max(1, priceTicks - levels / 2);
+            fair2[i] = (int)Math.max(fair2Min, Math.min(fair2Max, 2 * (priceTicks - windowLowTicks[i])));
             spread[i] = random.chance(0.7) ? 1 : random.between(2, 3);
             tier[i] = price >= 50 ? '1' : '2';
             byActivity[i] = i;
@@ -85,6 +93,11 @@ final class Instruments
     int count()
     {
         return count;
+    }
+
+    int levels()
+    {
+        return levels;
     }
 
     static int locate(final int instrument)
@@ -135,7 +148,7 @@ final class Instruments
         {
             final int step = random.chance(0.5) ? 1 : -1;
             final int next = fair2[instrument] + step;
-            fair2[instrument] = next < FAIR2_MIN || next > FAIR2_MAX ? fair2[instrument] - step : next;
+            fair2[instrument] = next < fair2Min || next > fair2Max ? fair2[instrument] - step : next;
         }
     }
 
@@ -146,7 +159,7 @@ final class Instruments
         {
             return Math.max(0, Math.floorDiv(fair2[instrument] - spread[instrument], 2) - depth);
         }
-        return Math.min(LEVELS - 1, -Math.floorDiv(-(fair2[instrument] + spread[instrument]), 2) + depth);
+        return Math.min(levels - 1, -Math.floorDiv(-(fair2[instrument] + spread[instrument]), 2) + depth);
     }
 
     /** @return twice the fair mid level: compare with the sum of best bid and best offer levels. */

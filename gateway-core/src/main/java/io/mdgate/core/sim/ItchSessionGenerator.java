@@ -58,7 +58,7 @@ public final class ItchSessionGenerator
         random = new SimRandom(config.seed());
         instrumentCount = config.instruments();
         totalMessages = config.messages();
-        instruments = new Instruments(instrumentCount, random);
+        instruments = new Instruments(instrumentCount, config.priceLevels(), random);
         flowStart = 4L + 7L * instrumentCount;
         flowEnd = totalMessages - (2L * instrumentCount + 3);
         clock = new SessionClock(config, random, SimulationConfig.MARKET_OPEN_NANOS - config.preOpenNanos());
@@ -67,11 +67,13 @@ public final class ItchSessionGenerator
             Math.round(1e9 / config.messagesPerSecond()), config.preOpenNanos() / 2 / (directoryMessages + 2));
         mwcbReference = 100_000_000L * random.between(420_000, 480_000) / 100;
         final long targetOrders = (long)instrumentCount * config.ordersPerInstrument();
-        final LiveOrders orders = new LiveOrders(instrumentCount, (int)(2 * targetOrders + 1024));
+        final LiveOrders orders = new LiveOrders(
+            instrumentCount, config.priceLevels(), (int)(2 * targetOrders + 1024));
         events = new MarketEvents(
             composer, instruments, random, matches, config.eventIntervalMessages(), flowEnd - flowStart);
         flow = new OrderFlow(
-            composer, instruments, orders, events, matches, random, clock, targetOrders, FIRST_REFERENCE);
+            composer, instruments, orders, events, matches, random, clock, targetOrders, config.farOrderShare(),
+            config.farOrderLevels(), FIRST_REFERENCE);
     }
 
     public SimulationConfig config()

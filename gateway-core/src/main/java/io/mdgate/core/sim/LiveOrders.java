@@ -15,8 +15,7 @@ final class LiveOrders
     static final int SELL = 1;
     static final int NONE = -1;
 
-    private static final int LEVELS = Instruments.LEVELS;
-
+    private final int levels;
     private final int capacity;
     private final long[] reference;
     private final int[] shares;
@@ -29,8 +28,9 @@ final class LiveOrders
     private final int[] best;
     private int size;
 
-    LiveOrders(final int instruments, final int capacity)
+    LiveOrders(final int instruments, final int levels, final int capacity)
     {
+        this.levels = levels;
         this.capacity = capacity;
         reference = new long[capacity];
         shares = new int[capacity];
@@ -39,7 +39,7 @@ final class LiveOrders
         side = new byte[capacity];
         next = new int[capacity];
         prev = new int[capacity];
-        levelHead = new int[instruments * 2 * LEVELS];
+        levelHead = new int[instruments * 2 * levels];
         best = new int[instruments * 2];
         Arrays.fill(levelHead, NONE);
         Arrays.fill(best, NONE);
@@ -90,7 +90,7 @@ final class LiveOrders
     int oldestAtBest(final int instrumentIndex, final int sideIndex)
     {
         final int bestLevel = best(instrumentIndex, sideIndex);
-        return bestLevel == NONE ? NONE : levelHead[(instrumentIndex * 2 + sideIndex) * LEVELS + bestLevel];
+        return bestLevel == NONE ? NONE : levelHead[(instrumentIndex * 2 + sideIndex) * levels + bestLevel];
     }
 
     /** Adds an order at the back of its level's queue; the caller checks {@link #isFull()} first. */
@@ -134,7 +134,7 @@ final class LiveOrders
 
     private int key(final int slot)
     {
-        return (instrument[slot] * 2 + side[slot]) * LEVELS + level[slot];
+        return (instrument[slot] * 2 + side[slot]) * levels + level[slot];
     }
 
     private void link(final int slot)
@@ -188,9 +188,9 @@ final class LiveOrders
 
     private int nextBest(final int bestKey, final int emptied)
     {
-        final int base = bestKey * LEVELS;
+        final int base = bestKey * levels;
         final int step = (bestKey & 1) == BUY ? -1 : 1;
-        for (int l = emptied + step; l >= 0 && l < LEVELS; l += step)
+        for (int l = emptied + step; l >= 0 && l < levels; l += step)
         {
             if (levelHead[base + l] != NONE)
             {

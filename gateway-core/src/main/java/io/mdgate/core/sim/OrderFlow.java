@@ -6,7 +6,8 @@ import org.agrona.MutableDirectBuffer;
  * The continuous-trading order flow. Each message is drawn from a mix in which adds dominate, then deletes,
  * replaces, executions, cancels and hidden trades; the delete share follows how full the books are, so the
  * live order count settles near its target. New and replaced orders rest passively around each instrument's
- * random-walking fair mid and never cross the other side; executions take the oldest order at the best level
+ * random-walking fair mid and never cross the other side, most within {@link SimulationConfig#NEAR_DEPTH} levels
+ * of the quote and a configured share far behind it; executions take the oldest order at the best level
  * on the side the fair mid has moved towards, sometimes sweeping on through several orders at one timestamp.
  * Every order an execution, cancel, delete or replace names is live in {@link LiveOrders}. Allocation-free.
  * Not thread-safe.
@@ -23,7 +24,7 @@ final class OrderFlow
     private static final int DELETE = 365;
     private static final int NOT_DELETE = ADD + ADD_MPID + REPLACE + EXECUTE + EXECUTE_WITH_PRICE + CANCEL + TRADE;
     private static final double MAX_FILL = 2.0;
-    private static final int MAX_DEPTH = 24;
+    private static final int NEAR_DEPTH = SimulationConfig.NEAR_DEPTH;
 
     private final MessageComposer composer;
     private final Instruments instruments;
@@ -33,6 +34,8 @@ final class OrderFlow
     private final SimRandom random;
     private final SessionClock clock;
     private final double targetOrders;
+    private final double farShare;
+    private final int farLevels;
     private long lastReference;
     private int sweepLeft;
     private int sweepInstrument;
@@ -47,6 +50,8 @@ final class OrderFlow
         final SimRandom random,
         final SessionClock clock,
         final long targetOrders,
+        final double farShare,
+        final int farLevels,
         final long firstReference)
     {
         this.composer = composer;
@@ -57,6 +62,8 @@ final class OrderFlow
         this.random = random;
         this.clock = clock;
         this.targetOrders = targetOrders;
+        this.farShare = farShare;
+        this.farLevels = farLevels;
         this.lastReference = firstReference - 1;
     }
 
@@ -142,7 +149,7 @@ final class OrderFlow
     /** @return a level for a passive order that does not lock or cross the other side. */
     private int restingLevel(final int i, final int side)
     {
-        final int depth = random.geometric(0.55, MAX_DEPTH);
+        final int depth = isFar() ? random.between(NEAR_DEPTH + 1, farLevels) : random.geometric(0.55, NEAR_DEPTH);
         if (side == LiveOrders.BUY)
         {
             final int ask = orders.best(i, LiveOrders.SELL);
@@ -152,6 +159,12 @@ final class OrderFlow
         final int bid = orders.best(i, LiveOrders.BUY);
         final int level = instruments.passiveLevel(i, false, depth);
         return bid == LiveOrders.NONE ? level : Math.max(level, bid + 1);
+    }
+
+    /** Draws nothing when no order goes far, so such sessions keep the bytes they had before far orders existed. */
+    private boolean isFar()
+    {
+        return farShare > 0 && random.chance(farShare);
     }
 
     private static char sideCode(final int side)

@@ -26,6 +26,14 @@ import java.util.concurrent.TimeUnit;
  *   <tr><td>burstDecayNanos</td><td>2 s</td><td>time constant of the burst's decay</td></tr>
  *   <tr><td>preOpenNanos</td><td>5 s</td><td>how long before 09:30 the session starts</td></tr>
  *   <tr><td>ordersPerInstrument</td><td>100</td><td>live orders per instrument the flow keeps around</td></tr>
+ *   <tr><td>priceLevels</td><td>256</td><td>{@value #MIN_PRICE_LEVELS} to {@value #MAX_PRICE_LEVELS}: price levels,
+ *       one cent apart, in each instrument's window (its fair mid walks inside it, {@value #WINDOW_MARGIN} levels
+ *       from either edge); the generator keeps a queue head per level, instrument and side</td></tr>
+ *   <tr><td>farOrderShare</td><td>0</td><td>0 to 1: share of new and replaced orders placed far from the touch;
+ *       the others rest at most {@value #NEAR_DEPTH} levels behind the quote (geometrically, most at it)</td></tr>
+ *   <tr><td>farOrderLevels</td><td>64</td><td>far orders rest uniformly {@value #NEAR_DEPTH} + 1 to this many
+ *       levels behind the quote; at most priceLevels / 2 - {@value #WINDOW_MARGIN}, checked when
+ *       farOrderShare is above 0</td></tr>
  *   <tr><td>eventIntervalMessages</td><td>20,000</td><td>order messages between rare market events (halts,
  *       collars, ...); shortened automatically in short sessions so every kind still occurs</td></tr>
  *   <tr><td>sessionDate</td><td>2025-01-02</td><td>the trading day (ITCH timestamps are ns since midnight)</td></tr>
@@ -49,6 +57,15 @@ public final class SimulationConfig
     public static final int MAX_ORDERS_PER_INSTRUMENT = 10_000;
     /** Bound on instruments x ordersPerInstrument: the generator preallocates twice that many order slots. */
     public static final long MAX_LIVE_ORDERS = 2_000_000;
+    public static final int DEFAULT_PRICE_LEVELS = 256;
+    public static final int MIN_PRICE_LEVELS = 128;
+    public static final int MAX_PRICE_LEVELS = 2048;
+    /** Levels the fair mid keeps from either edge of an instrument's price window. */
+    public static final int WINDOW_MARGIN = 32;
+    /** Deepest level, behind the quote, of an order placed near the touch. */
+    public static final int NEAR_DEPTH = 24;
+    public static final double DEFAULT_FAR_ORDER_SHARE = 0;
+    public static final int DEFAULT_FAR_ORDER_LEVELS = 64;
     public static final long DEFAULT_EVENT_INTERVAL_MESSAGES = 20_000;
     public static final LocalDate DEFAULT_SESSION_DATE = LocalDate.of(2025, 1, 2);
     public static final ZoneId DEFAULT_TIME_ZONE = ZoneId.of("America/New_York");
@@ -68,6 +85,9 @@ public final class SimulationConfig
     private long preOpenNanos = DEFAULT_PRE_OPEN_NANOS;
     private int ordersPerInstrument = DEFAULT_ORDERS_PER_INSTRUMENT;
     private long eventIntervalMessages = DEFAULT_EVENT_INTERVAL_MESSAGES;
+    private int priceLevels = DEFAULT_PRICE_LEVELS;
+    private double farOrderShare = DEFAULT_FAR_ORDER_SHARE;
+    private int farOrderLevels = DEFAULT_FAR_ORDER_LEVELS;
     private LocalDate sessionDate = DEFAULT_SESSION_DATE;
     private ZoneId timeZone = DEFAULT_TIME_ZONE;
 
@@ -134,6 +154,7 @@ public final class SimulationConfig
         {
             throw new IllegalArgumentException("eventIntervalMessages must be positive, was " + eventIntervalMessages);
         }
+        concludeDepth();
         if (null == rateProfile || null == sessionDate || null == timeZone)
         {
             throw new IllegalArgumentException("rateProfile, sessionDate and timeZone must be set");
@@ -147,6 +168,35 @@ public final class SimulationConfig
                 " msg/s or ask for fewer messages");
         }
         return this;
+    }
+
+    private void concludeDepth()
+    {
+        if (priceLevels < MIN_PRICE_LEVELS || priceLevels > MAX_PRICE_LEVELS)
+        {
+            throw new IllegalArgumentException("priceLevels must be between " + MIN_PRICE_LEVELS + " and " +
+                MAX_PRICE_LEVELS + ", was " + priceLevels);
+        }
+        if (!(farOrderShare >= 0 && farOrderShare <= 1))
+        {
+            throw new IllegalArgumentException("farOrderShare must be between 0 and 1, was " + farOrderShare);
+        }
+        final int maxFarLevels = maxFarOrderLevels(priceLevels);
+        if (farOrderShare > 0 && (farOrderLevels <= NEAR_DEPTH || farOrderLevels > maxFarLevels))
+        {
+            throw new IllegalArgumentException("farOrderLevels must be between " + (NEAR_DEPTH + 1) + " and " +
+                maxFarLevels + " (priceLevels / 2 - " + WINDOW_MARGIN + ") with priceLevels " + priceLevels +
+                ", was " + farOrderLevels + "; raise priceLevels for orders further from the touch");
+        }
+    }
+
+    /**
+     * @param priceLevels of each instrument's window.
+     * @return the most levels behind the quote a far order may rest: half the window less its margin.
+     */
+    public static int maxFarOrderLevels(final int priceLevels)
+    {
+        return priceLevels / 2 - WINDOW_MARGIN;
     }
 
     public long seed()
@@ -259,6 +309,39 @@ public final class SimulationConfig
         return this;
     }
 
+    public int priceLevels()
+    {
+        return priceLevels;
+    }
+
+    public SimulationConfig priceLevels(final int priceLevels)
+    {
+        this.priceLevels = priceLevels;
+        return this;
+    }
+
+    public double farOrderShare()
+    {
+        return farOrderShare;
+    }
+
+    public SimulationConfig farOrderShare(final double farOrderShare)
+    {
+        this.farOrderShare = farOrderShare;
+        return this;
+    }
+
+    public int farOrderLevels()
+    {
+        return farOrderLevels;
+    }
+
+    public SimulationConfig farOrderLevels(final int farOrderLevels)
+    {
+        this.farOrderLevels = farOrderLevels;
+        return this;
+    }
+
     public LocalDate sessionDate()
     {
         return sessionDate;
@@ -294,7 +377,8 @@ public final class SimulationConfig
             ", rateProfile=" + rateProfile + ", messagesPerSecond=" + messagesPerSecond +
             ", burstMultiplier=" + burstMultiplier + ", burstDecayNanos=" + burstDecayNanos +
             ", preOpenNanos=" + preOpenNanos + ", ordersPerInstrument=" + ordersPerInstrument +
-            ", eventIntervalMessages=" + eventIntervalMessages + ", sessionDate=" + sessionDate +
-            ", timeZone=" + timeZone + '}';
+            ", eventIntervalMessages=" + eventIntervalMessages + ", priceLevels=" + priceLevels +
+            ", farOrderShare=" + farOrderShare + ", farOrderLevels=" + farOrderLevels +
+            ", sessionDate=" + sessionDate + ", timeZone=" + timeZone + '}';
     }
 }

@@ -1,8 +1,8 @@
 /**
  * The exchange simulator's market: a deterministic, seeded Nasdaq TotalView-ITCH 5.0 session generator.
  * <p>
- * {@link io.mdgate.core.sim.SimulationConfig} holds the settings (seed, instruments, message count, rate
- * profile, session date) and validates them once; {@link io.mdgate.core.sim.ItchSessionGenerator} writes the
+ * {@link io.mdgate.core.sim.SimulationConfig} holds the settings (seed, instruments, message count, order depth,
+ * rate profile, session date) and validates them once; {@link io.mdgate.core.sim.ItchSessionGenerator} writes the
  * session one message at a time into a caller's buffer without allocating: start-of-day events, a Stock
  * Directory and its companions per instrument, an opening cross, an order flow driven by an internal model of
  * every instrument's book (so every order a message refers to is live and books never cross), rare market

@@ -57,4 +57,43 @@ class SimulationConfigTest
         // 2025-01-02 00:00 in New York is 05:00 UTC.
         assertEquals(1_735_794_000_000_000_000L, new SimulationConfig().midnightEpochNanos());
     }
+
+    @Test
+    void shouldRefusePriceLevelsOutOfRangeNamingTheRange()
+    {
+        final String message = refusal(new SimulationConfig().priceLevels(SimulationConfig.MIN_PRICE_LEVELS - 1));
+        assertTrue(message.startsWith("priceLevels must be between 128 and 2048, was 127"), message);
+        assertTrue(refusal(new SimulationConfig().priceLevels(SimulationConfig.MAX_PRICE_LEVELS + 1))
+            .contains("was 2049"));
+    }
+
+    @Test
+    void shouldRefuseAFarOrderShareOutsideZeroToOne()
+    {
+        assertEquals("farOrderShare must be between 0 and 1, was -0.1",
+            refusal(new SimulationConfig().farOrderShare(-0.1)));
+        assertEquals("farOrderShare must be between 0 and 1, was 1.5",
+            refusal(new SimulationConfig().farOrderShare(1.5)));
+        assertEquals("farOrderShare must be between 0 and 1, was NaN",
+            refusal(new SimulationConfig().farOrderShare(Double.NaN)));
+    }
+
+    @Test
+    void shouldRefuseFarOrdersNoFurtherThanTheNearOnesOrPastHalfTheWindow()
+    {
+        final String tooNear = refusal(new SimulationConfig().farOrderShare(0.2).farOrderLevels(24));
+        assertTrue(tooNear.startsWith("farOrderLevels must be between 25 and 96 (priceLevels / 2 - 32) with " +
+            "priceLevels 256, was 24"), tooNear);
+        final String tooFar = refusal(new SimulationConfig().priceLevels(1024).farOrderShare(0.2).farOrderLevels(481));
+        assertTrue(tooFar.contains("between 25 and 480") && tooFar.contains("raise priceLevels"), tooFar);
+    }
+
+    @Test
+    void shouldAcceptTheDeepestFarOrdersTheWindowHoldsAndIgnoreTheirDepthWhenNoneGoFar()
+    {
+        final SimulationConfig deepest = new SimulationConfig().priceLevels(1024).farOrderShare(1).farOrderLevels(480);
+        assertSame(deepest, deepest.conclude());
+        final SimulationConfig unused = new SimulationConfig().farOrderLevels(5000);
+        assertSame(unused, unused.conclude());
+    }
 }
