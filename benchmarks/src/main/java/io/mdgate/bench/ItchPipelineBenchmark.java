@@ -2,6 +2,7 @@ package io.mdgate.bench;
 
 import io.mdgate.core.book.OrderBooks;
 import io.mdgate.core.feed.MessageProcessor;
+import io.mdgate.core.mold.MoldUdp64PacketDecoder;
 import io.mdgate.core.itch.AddOrderFlyweight;
 import io.mdgate.core.itch.ItchMessageDecoder;
 import io.mdgate.core.itch.ItchMessageHandler;
@@ -39,7 +40,10 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code decodeOnly}: frame, dispatch and read the fields of every message (no state);</li>
  *   <li>{@code decodeBookNormalize}: frame, decode, maintain every order book and write every normalized
- *       tick (the work of the gateway's feed core per message).</li>
+ *       tick (the work of the gateway's feed core per message), one message at a time;</li>
+ *   <li>{@code decodeBookNormalizePackets}: the same day in MoldUDP64 datagrams of up to
+ *       {@link #MESSAGES_PER_PACKET} messages through the feed's packet decoder, as a line delivers it: each
+ *       packet's order records are touched before its messages are processed, so their cache misses overlap.</li>
  * </ul>
  * Each invocation runs the whole session once from empty books, so the score is messages/s over a full day
  * shape (directory, opening, continuous trading, close), not a hot loop over one message. The deep day's books
@@ -54,12 +58,16 @@ import java.util.concurrent.TimeUnit;
 public class ItchPipelineBenchmark
 {
     static final int MESSAGES = BenchDay.MESSAGES;
+    /** Messages per datagram of {@code decodeBookNormalizePackets}; a full 1,500-byte datagram holds about 40. */
+    static final int MESSAGES_PER_PACKET = 16;
 
     @Param({ "standard", "deep" })
     public String day;
 
     private BenchDay shape;
     private UnsafeBuffer file;
+    private MoldPacketDay packets;
+    private final MoldUdp64PacketDecoder packetDecoder = new MoldUdp64PacketDecoder();
     private MessageProcessor processor;
     private final FieldReader fieldReader = new FieldReader();
     private final ItchMessageDecoder decoder = new ItchMessageDecoder();
@@ -70,6 +78,7 @@ public class ItchPipelineBenchmark
     {
         shape = BenchDay.named(day);
         file = GeneratedItchFile.load(shape.simulation()).buffer();
+        packets = MoldPacketDay.frame(file, MESSAGES, MESSAGES_PER_PACKET);
     }
 
     /** Fresh, empty books per pass over the day: replaying the same order references twice is not a feed. */
@@ -78,7 +87,7 @@ public class ItchPipelineBenchmark
     {
         final OrderBooks books = new OrderBooks(shape.books().conclude());
         final Normalizer normalizer = new Normalizer(books, new ExchangeClock(LocalDate.of(2025, 1, 2)), ticks, 1);
-        processor = new MessageProcessor(normalizer);
+        processor = new MessageProcessor(normalizer).packetDecoder(packetDecoder);
     }
 
     @Benchmark
@@ -114,6 +123,24 @@ public class ItchPipelineBenchmark
         {
             final int length = buffer.getShort(offset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
             processor.onMessage(buffer, offset + 2, length, sequence++);
+            offset += 2 + length;
+        }
+        return ticks.sum;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(MESSAGES)
+    public long decodeBookNormalizePackets()
+    {
+        final UnsafeBuffer buffer = packets.packets();
+        final MoldUdp64PacketDecoder decoder = packetDecoder;
+        final MessageProcessor processor = this.processor;
+        final int end = packets.length();
+        int offset = 0;
+        while (offset < end)
+        {
+            final int length = buffer.getShort(offset, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+            decoder.decode(buffer, offset + 2, length, processor);
             offset += 2 + length;
         }
         return ticks.sum;

@@ -19,9 +19,11 @@ public interface MoldUdp64MessageHandler
     void onMessage(DirectBuffer buffer, int offset, int length, long sequence);
 
     /**
-     * Called for every message of a well-formed packet, in order, before the first {@link #onMessage} of that packet:
-     * a chance to start loading what the messages will touch (e.g. order records) so the cache misses overlap.
-     * Must not change anything {@link #onMessage} depends on. Does nothing by default.
+     * Called for each message of a packet, in order, while the decoder checks the packet's framing and before the
+     * first {@link #onMessage} of that packet: a chance to start loading what the messages will touch (e.g. order
+     * records) so the cache misses overlap. Only blocks that lie inside the datagram are offered; a packet found
+     * malformed afterwards dispatches nothing. Must not change anything {@link #onMessage} depends on. Does nothing
+     * by default.
      *
      * @param buffer holding the packet.
      * @param offset of the message's first byte.

@@ -70,7 +70,7 @@ public final class MoldUdp64PacketDecoder
         }
 
         final int framing = heartbeat || endOfSession ?
-            checkNothingFollowsHeader(length) : checkBlocks(buffer, offset, offset + length);
+            checkNothingFollowsHeader(length) : checkBlocks(buffer, offset, offset + length, handler);
         if (framing != WELL_FORMED)
         {
             return framing;
@@ -123,12 +123,14 @@ public final class MoldUdp64PacketDecoder
     }
 
     /**
-     * Walks the declared blocks without dispatching, comparing remaining lengths so that no sum can overflow.
+     * Walks the declared blocks without dispatching, comparing remaining lengths so that no sum can overflow, and
+     * offers each block that lies inside the datagram to the handler's {@link MoldUdp64MessageHandler#prefetch}.
      *
      * @return {@link #WELL_FORMED} when the blocks exactly fill the datagram, {@link #BLOCK_OVERRUN} or
      * {@link #TRAILING_BYTES}.
      */
-    private int checkBlocks(final DirectBuffer buffer, final int offset, final int end)
+    private int checkBlocks(
+        final DirectBuffer buffer, final int offset, final int end, final MoldUdp64MessageHandler handler)
     {
         int position = offset + HEADER_LENGTH;
         for (int i = 0; i < messageCount; i++)
@@ -145,6 +147,7 @@ public final class MoldUdp64PacketDecoder
                 blockOverrunCount++;
                 return BLOCK_OVERRUN;
             }
+            handler.prefetch(buffer, position, blockLength);
             position += blockLength;
         }
         if (position != end)
@@ -158,14 +161,6 @@ public final class MoldUdp64PacketDecoder
     private void dispatch(final DirectBuffer buffer, final int offset, final MoldUdp64MessageHandler handler)
     {
         int position = offset + HEADER_LENGTH;
-        for (int i = 0; i < messageCount; i++)
-        {
-            final int blockLength = buffer.getShort(position, BE) & 0xFFFF;
-            position += BLOCK_LENGTH_FIELD_LENGTH;
-            handler.prefetch(buffer, position, blockLength);
-            position += blockLength;
-        }
-        position = offset + HEADER_LENGTH;
         final long first = sequenceNumber;
         for (int i = 0; i < messageCount; i++)
         {

@@ -64,13 +64,13 @@ class MoldUdp64PacketDecoderTest
     }
 
     @Test
-    void shouldOfferNothingForPrefetchFromAMalformedPacket()
+    void shouldOfferOnlyBlocksInsideTheDatagramForPrefetchAndDispatchNothingOfAMalformedPacket()
     {
         final byte[] whole = new PacketBytes("S", 1, 2).block(ascii("aaaa")).block(ascii("bbbb")).toBytes();
 
         decoder.decode(new UnsafeBuffer(whole), 0, whole.length - 1, handler);
 
-        assertEquals(List.of(), handler.events);
+        assertEquals(List.of("prefetch:aaaa"), handler.events);
     }
 
     @Test
