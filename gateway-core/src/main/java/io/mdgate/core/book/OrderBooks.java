@@ -47,6 +47,8 @@ public final class OrderBooks
     public static final int NONE = -1;
 
     private static final long U32 = 0xFFFF_FFFFL;
+    /** Price levels one operation can change: a replace leaves one and joins another. */
+    public static final int MAX_TOUCHED = 2;
 
     private final int maxInstruments;
     private final OrderPool orders;
@@ -61,6 +63,14 @@ public final class OrderBooks
     private long lastSharesRemoved;
     private long lastRemaining;
     private long arrivals;
+
+    private int touchedCount;
+    private final long[] touchedPrice = new long[MAX_TOUCHED];
+    private final int[] touchedLevel = new int[MAX_TOUCHED];
+    private final boolean[] touchedExisted = new boolean[MAX_TOUCHED];
+    private final int[] touchedRemovalDepth = new int[MAX_TOUCHED];
+    private final long[] touchedSizeBefore = new long[MAX_TOUCHED];
+    private final int[] touchedOrdersBefore = new int[MAX_TOUCHED];
 
     private long unknownOrderCount;
     private long duplicateOrderCount;
@@ -203,6 +213,52 @@ public final class OrderBooks
         lastSharesRemoved = orders.shares(order);
         remove(order);
         return insert(lastInstrument, lastSide, newReference, shares, price);
+    }
+
+    /**
+     * @return price levels of {@link #lastSide()} the last operation changed (0 to {@link #MAX_TOUCHED}): created,
+     * joined, reduced or emptied. A replace at one price counts that price once. With the other {@code touched*}
+     * methods this is what a depth publisher needs to say which levels of the top D moved, without comparing them.
+     */
+    public int touchedCount()
+    {
+        return touchedCount;
+    }
+
+    /** @return price of a touched level. */
+    public long touchedPrice(final int index)
+    {
+        return touchedPrice[index];
+    }
+
+    /** @return the touched price's level now, or {@link #NONE} when the price has left the book. */
+    public int touchedLevel(final int index)
+    {
+        return touchedLevel[index];
+    }
+
+    /** @return whether the touched price had a level before the operation. */
+    public boolean touchedExisted(final int index)
+    {
+        return touchedExisted[index];
+    }
+
+    /** @return the depth the touched price's level had when it left the book (meaningful when it left). */
+    public int touchedRemovalDepth(final int index)
+    {
+        return touchedRemovalDepth[index];
+    }
+
+    /** @return shares at the touched price before the operation, 0 when it had no level. */
+    public long touchedSizeBefore(final int index)
+    {
+        return touchedSizeBefore[index];
+    }
+
+    /** @return orders at the touched price before the operation, 0 when it had no level. */
+    public int touchedOrdersBefore(final int index)
+    {
+        return touchedOrdersBefore[index];
     }
 
     /**
@@ -520,8 +576,10 @@ public final class OrderBooks
             }
             return OK;
         }
+        final int level = orders.level(order);
+        touch(levels.price(level), level, true);
         orders.shares(order, remaining - shares);
-        levels.addSize(orders.level(order), -shares);
+        levels.addSize(level, -shares);
         lastSharesRemoved = shares;
         lastRemaining = remaining - shares;
         return OK;
@@ -542,6 +600,7 @@ public final class OrderBooks
             levelCapacityExceededCount++;
             return LEVEL_CAPACITY_EXCEEDED;
         }
+        touch(price, level, !ladders.created());
         orders.place(order, reference, level, shares, arrivals++);
         levels.join(level, shares);
         instrumentOrders[instrument]++;
@@ -554,10 +613,13 @@ public final class OrderBooks
         final int level = orders.level(order);
         instrumentOrders[levels.book(level) >> 1]--;
         final long shares = orders.shares(order);
+        final int touched = touch(levels.price(level), level, true);
         orders.release(order, orders.reference(order));
         if (levels.leave(level, shares) == 0)
         {
             ladders.remove(level);
+            touchedLevel[touched] = NONE;
+            touchedRemovalDepth[touched] = ladders.depth();
         }
     }
 
@@ -580,8 +642,34 @@ public final class OrderBooks
         instruments.recordActivity(lastInstrument);
     }
 
+    /**
+     * Records that the operation changes the level at {@code price} (before it changes): the first touch of a price
+     * keeps its state before the operation, a later one (a replace back to the same price) only its level now.
+     *
+     * @return the index of the price among the touched ones.
+     */
+    private int touch(final long price, final int level, final boolean existed)
+    {
+        for (int i = 0; i < touchedCount; i++)
+        {
+            if (touchedPrice[i] == price)
+            {
+                touchedLevel[i] = level;
+                return i;
+            }
+        }
+        final int i = touchedCount++;
+        touchedPrice[i] = price;
+        touchedLevel[i] = level;
+        touchedExisted[i] = existed;
+        touchedSizeBefore[i] = existed ? levels.size(level) : 0;
+        touchedOrdersBefore[i] = existed ? levels.orderCount(level) : 0;
+        return i;
+    }
+
     private void clearLast()
     {
+        touchedCount = 0;
         lastInstrument = NONE;
         lastSide = NONE;
         lastPrice = NO_PRICE;

@@ -38,6 +38,7 @@ final class PriceLadders
     private long[] spare;
     private int bump;
     private int searchDepth;
+    private boolean created;
 
     PriceLadders(final int maxLevels, final int books)
     {
@@ -63,6 +64,7 @@ final class PriceLadders
         if (position >= start && arena[position] >>> 32 == key)
         {
             searchDepth = start + count - 1 - position;
+            created = false;
             return (int)arena[position];
         }
         final int level = levels.allocate(price, book);
@@ -82,6 +84,7 @@ final class PriceLadders
         arena[insertAt] = key << 32 | level;
         meta[at + COUNT] = count + 1;
         searchDepth = end - insertAt;
+        created = true;
         return level;
     }
 
@@ -108,6 +111,12 @@ final class PriceLadders
             meta[at + CAPACITY] = 0;
         }
         levels.free(level);
+    }
+
+    /** @return whether the last {@link #findOrCreate} made a new level. */
+    boolean created()
+    {
+        return created;
     }
 
     /** @return the depth (0 = best) of the level found, created or removed last. */

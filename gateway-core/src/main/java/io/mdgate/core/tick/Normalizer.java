@@ -55,6 +55,10 @@ import java.util.Arrays;
 public final class Normalizer implements ItchMessageHandler
 {
     private static final long U32 = 0xFFFF_FFFFL;
+    /** LEVEL ticks one order event can need: two touched prices and one level crossing the window's edge. */
+    private static final int MAX_DEPTH_TICKS = OrderBooks.MAX_TOUCHED + 1;
+    /** Most levels per side {@link #depthLevels(int)} publishes. */
+    public static final int MAX_DEPTH_LEVELS = 64;
     /** Days the clock may be moved on at a session change to keep exchange time from going back. */
     private static final int MAX_DAYS_ROLLED = 7;
 
@@ -74,6 +78,13 @@ public final class Normalizer implements ItchMessageHandler
     private long sessionCount;
     private long messagesSinceReset;
     private boolean sessionChanged;
+    private int depthLevels;
+    private long levelCount;
+    private final long[] depthPrice = new long[MAX_DEPTH_TICKS];
+    private final long[] depthSize = new long[MAX_DEPTH_TICKS];
+    private final int[] depthOrders = new int[MAX_DEPTH_TICKS];
+    private final int[] depthAt = new int[MAX_DEPTH_TICKS];
+    private final int[] depthKey = new int[MAX_DEPTH_TICKS];
 
     /**
      * @param books                the books to keep; their capacities bound the instruments with top-of-book ticks.
@@ -109,6 +120,37 @@ public final class Normalizer implements ItchMessageHandler
     {
         batch.receiveTimestamp(epochNanos);
         return this;
+    }
+
+    /**
+     * Publishes depth: after each order event's own tick, {@link EventType#LEVEL} ticks keep a consumer's top
+     * {@code levels} price levels per side equal to the book's (docs/TICK.md, "Depth"). 0, the default, publishes
+     * none. Set before the first message.
+     *
+     * @param levels D, 0 to {@link #MAX_DEPTH_LEVELS}.
+     * @throws IllegalArgumentException naming the range.
+     */
+    public Normalizer depthLevels(final int levels)
+    {
+        if (levels < 0 || levels > MAX_DEPTH_LEVELS)
+        {
+            throw new IllegalArgumentException(
+                "depth levels must be between 0 and " + MAX_DEPTH_LEVELS + ", was " + levels);
+        }
+        depthLevels = levels;
+        return this;
+    }
+
+    /** @return D, the levels per side published as LEVEL ticks (0: none). */
+    public int depthLevels()
+    {
+        return depthLevels;
+    }
+
+    /** @return LEVEL ticks published. */
+    public long levelCount()
+    {
+        return levelCount;
     }
 
     /** @param sessionId the gateway's number for the exchange session. */
@@ -561,6 +603,7 @@ public final class Normalizer implements ItchMessageHandler
             .side(side(message.side()));
         batch.price(message.price());
         batch.quantity(message.shares());
+        depth(books.lastInstrument());
         topOfBook(books.lastInstrument());
         publish(instrument);
     }
@@ -598,8 +641,170 @@ public final class Normalizer implements ItchMessageHandler
     private void endOrderEvent(final ItchMessageFlyweight message)
     {
         final int bookInstrument = books.lastInstrument();
+        depth(bookInstrument);
         topOfBook(bookInstrument);
         publish(bookInstrument == OrderBooks.NONE ? message.stockLocate() : bookInstrument);
+    }
+
+    /**
+     * Stages the LEVEL ticks of the order event just applied, from the levels the book says it touched (at most
+     * two prices) and the one level that may cross the edge of the top D because a level above it appeared or left;
+     * nothing else in the top D can have changed. Removals first, by the depth they left, then the others best
+     * first: the order docs/TICK.md gives. A level's depth before the event is its depth now corrected by the
+     * touched levels above it that appeared or left, so nothing is kept per instrument.
+     */
+    private void depth(final int instrument)
+    {
+        final int levels = depthLevels;
+        final int touched = books.touchedCount();
+        if (levels == 0 || instrument == OrderBooks.NONE || touched == 0)
+        {
+            return;
+        }
+        final int side = books.lastSide();
+        int removals = 0;
+        for (int i = 0; i < touched; i++)
+        {
+            final int level = books.touchedLevel(i);
+            if (books.touchedExisted(i) && before(i, level) < levels && (level == OrderBooks.NONE ||
+                books.depthOfLevel(level) >= levels))
+            {
+                removals = stage(removals, books.touchedPrice(i), 0, 0,
+                    level == OrderBooks.NONE ? books.touchedRemovalDepth(i) : books.depthOfLevel(level),
+                    before(i, level));
+            }
+        }
+        final int pushed = books.levelAt(instrument, side, levels);
+        if (pushed != OrderBooks.NONE && !isTouched(pushed) && shift(side, books.priceOfLevel(pushed), -1) > 0)
+        {
+            removals = stage(removals, books.priceOfLevel(pushed), 0, 0, levels, levels - 1);
+        }
+        sortStaged(0, removals);
+        int upserts = removals;
+        for (int i = 0; i < touched; i++)
+        {
+            final int level = books.touchedLevel(i);
+            if (level == OrderBooks.NONE)
+            {
+                continue;
+            }
+            final int now = books.depthOfLevel(level);
+            if (now < levels && (!books.touchedExisted(i) || before(i, level) >= levels ||
+                books.sizeOfLevel(level) != books.touchedSizeBefore(i) ||
+                books.orderCountOfLevel(level) != books.touchedOrdersBefore(i)))
+            {
+                upserts = stage(upserts, books.priceOfLevel(level), books.sizeOfLevel(level),
+                    books.orderCountOfLevel(level), now, now);
+            }
+        }
+        final int entering = books.levelAt(instrument, side, levels - 1);
+        if (entering != OrderBooks.NONE && !isTouched(entering) && shift(side, books.priceOfLevel(entering), -1) < 0)
+        {
+            upserts = stage(upserts, books.priceOfLevel(entering), books.sizeOfLevel(entering),
+                books.orderCountOfLevel(entering), levels - 1, levels - 1);
+        }
+        sortStaged(removals, upserts);
+        for (int i = 0; i < upserts; i++)
+        {
+            levelCount++;
+            final TickEncoder tick = batch.add(EventType.LEVEL, instrument);
+            tick.side(bookSide(side)).orderReference(depthAt[i]).matchOrNewReference(depthOrders[i]);
+            batch.price(depthPrice[i]);
+            batch.quantity(depthSize[i]);
+        }
+    }
+
+    /** @return the depth touched price {@code i} had before the event (its level {@code level} now, or gone). */
+    private int before(final int i, final int level)
+    {
+        if (level == OrderBooks.NONE)
+        {
+            return books.touchedRemovalDepth(i);
+        }
+        return books.depthOfLevel(level) - shift(books.lastSide(), books.touchedPrice(i), i);
+    }
+
+    /**
+     * @return how much the event moved a level at {@code price} down: touched levels above it that appeared, less
+     * those that left (the touched price {@code self} itself not counted; -1 for an untouched level).
+     */
+    private int shift(final int side, final long price, final int self)
+    {
+        int shift = 0;
+        for (int j = 0, n = books.touchedCount(); j < n; j++)
+        {
+            final long other = books.touchedPrice(j);
+            if (j == self || !(side == BookSide.BID ? other > price : other < price))
+            {
+                continue;
+            }
+            final boolean existed = books.touchedExisted(j);
+            final boolean exists = books.touchedLevel(j) != OrderBooks.NONE;
+            if (!existed && exists)
+            {
+                shift++;
+            }
+            else if (existed && !exists)
+            {
+                shift--;
+            }
+        }
+        return shift;
+    }
+
+    private boolean isTouched(final int level)
+    {
+        for (int j = 0, n = books.touchedCount(); j < n; j++)
+        {
+            if (books.touchedLevel(j) == level)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Stages one LEVEL tick: {@code depth} goes in the tick, {@code key} orders it among its kind. */
+    private int stage(
+        final int at, final long price, final long size, final int orders, final int depth, final int key)
+    {
+        depthPrice[at] = price;
+        depthSize[at] = size;
+        depthOrders[at] = orders;
+        depthAt[at] = depth;
+        depthKey[at] = key;
+        return at + 1;
+    }
+
+    /** Insertion sort of staged entries {@code from .. to - 1} by key (removals: the depth they left). */
+    private void sortStaged(final int from, final int to)
+    {
+        for (int i = from + 1; i < to; i++)
+        {
+            for (int j = i; j > from && depthKey[j - 1] > depthKey[j]; j--)
+            {
+                swap(j - 1, j);
+            }
+        }
+    }
+
+    private void swap(final int a, final int b)
+    {
+        final long price = depthPrice[a];
+        final long size = depthSize[a];
+        final int orders = depthOrders[a];
+        final int at = depthAt[a];
+        final int key = depthKey[a];
+        depthPrice[a] = depthPrice[b];
+        depthSize[a] = depthSize[b];
+        depthOrders[a] = depthOrders[b];
+        depthAt[a] = depthAt[b];
+        depthKey[a] = depthKey[b];
+        depthPrice[b] = price;
+        depthSize[b] = size;
+        depthOrders[b] = orders;
+        depthAt[b] = at;
+        depthKey[b] = key;
     }
 
     /**

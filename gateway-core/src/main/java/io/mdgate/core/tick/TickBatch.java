@@ -20,8 +20,8 @@ import java.nio.ByteOrder;
 final class TickBatch
 {
     static final int TICK_LENGTH = TickEncoder.BLOCK_LENGTH;
-    /** The event itself plus a top-of-book tick for each side. */
-    static final int MAX_TICKS = 3;
+    /** The event itself, up to three LEVEL ticks and a top-of-book tick for each side. */
+    static final int MAX_TICKS = 6;
     /** Mantissa written when an event has no price, the schema's null value. */
     static final int NULL_PRICE = Price4Encoder.mantissaNullValue();
     /** Largest price a tick carries: 214,748.3647. */
