@@ -155,9 +155,11 @@ public final class Gateway implements AutoCloseable
             final FeedSession.Context sessionContext = sessionContext(config.feed(), clock, err);
             resume.ifPresent(p -> sessionContext.resume(p.sessionName(), p.sessionNumber(), p.nextExchangeSequence()));
             final SessionAgent session = new SessionAgent(packetRing, 1024, sessionContext,
-                new OrderBooks(new BookContext().conclude()),
+                new OrderBooks(new BookContext().maxOrders(config.book().maxOrders())
+                    .maxLevels(config.book().maxLevels()).referenceWindow(config.book().referenceWindow()).conclude()),
                 new ExchangeClock(LocalDate.now(hoursConfig.zone())), firstSequence, tickLog,
                 journal != null ? journal.publisher() : null, marketState, clock, ingressToSession, counters);
+            session.normalizer().depthLevels(config.book().depthLevels());
             agents.put("session", session);
             resume.ifPresent(p -> restore(session.normalizer(), p, err));
             for (final IngressAgent ingress : ingressAgents)

@@ -5,7 +5,10 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import io.mdgate.core.book.BookContext;
+import io.mdgate.core.tick.Normalizer;
 import io.mdgate.runtime.config.GatewayConfig.AgentRef;
+import io.mdgate.runtime.config.GatewayConfig.Book;
 import io.mdgate.runtime.config.GatewayConfig.Consumer;
 import io.mdgate.runtime.config.GatewayConfig.Core;
 import io.mdgate.runtime.config.GatewayConfig.Dpdk;
@@ -139,18 +142,19 @@ public final class ConfigLoader
 
     private static GatewayConfig read(final TableReader root, final List<String> problems)
     {
-        root.refuseUnknownKeys(Set.of("gateway", "feed", "dpdk", "ports", "journal", "egress", "market_hours",
-            "cores"));
+        root.refuseUnknownKeys(Set.of("gateway", "feed", "dpdk", "ports", "journal", "egress", "book",
+            "market_hours", "cores"));
         final Gateway gateway = gateway(root.table("gateway", false));
         final List<Port> ports = ports(root.tables("ports", true));
         final Feed feed = feed(root.table("feed", true), ports);
         final Dpdk dpdk = dpdk(root.table("dpdk", false));
         final Journal journal = journal(root.table("journal", false), gateway.name());
         final Egress egress = egress(root.table("egress", false), gateway.name());
+        final Book book = book(root.table("book", false));
         final MarketHours marketHours = marketHours(root.table("market_hours", false));
         final List<Core> cores = cores(root.tables("cores", false));
         checkRetransmitPath(feed, ports, problems);
-        return new GatewayConfig(gateway, feed, dpdk, ports, journal, egress, marketHours, cores);
+        return new GatewayConfig(gateway, feed, dpdk, ports, journal, egress, book, marketHours, cores);
     }
 
     /**
@@ -400,6 +404,22 @@ public final class ConfigLoader
             }
         }
         return new Dpdk(args);
+    }
+
+    private static Book book(final TableReader table)
+    {
+        table.refuseUnknownKeys(Set.of("max_orders", "max_levels", "reference_window", "depth_levels"));
+        final long maxOrders = table.integer("max_orders", BookContext.DEFAULT_MAX_ORDERS, 1, BookContext.MAX_CAPACITY);
+        final long maxLevels = table.integer("max_levels", BookContext.DEFAULT_MAX_LEVELS, 1, BookContext.MAX_CAPACITY);
+        final long window = table.integer("reference_window", BookContext.DEFAULT_REFERENCE_WINDOW,
+            BookContext.MIN_REFERENCE_WINDOW, BookContext.MAX_REFERENCE_WINDOW);
+        if (Long.bitCount(window) != 1)
+        {
+            table.problem("reference_window", window + " is not a power of two; use e.g. " +
+                Long.highestOneBit(window) + " or " + Long.highestOneBit(window) * 2);
+        }
+        final long depth = table.integer("depth_levels", 0, 0, Normalizer.MAX_DEPTH_LEVELS);
+        return new Book((int)maxOrders, (int)maxLevels, (int)window, (int)depth);
     }
 
     private static Journal journal(final TableReader table, final String name)

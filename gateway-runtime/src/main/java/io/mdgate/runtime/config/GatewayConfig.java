@@ -25,6 +25,7 @@ import java.util.Optional;
  * @param ports       {@code [[ports]]}: the ports that receive the lines, in file order.
  * @param journal     {@code [journal]}.
  * @param egress      {@code [egress]} and its {@code [[egress.consumers]]}.
+ * @param book        {@code [book]}: the order books' capacities and the depth published.
  * @param marketHours {@code [market_hours]}: the schedule of the market-hours idle strategy.
  * @param cores       {@code [[cores]]}: the core map, in file order.
  */
@@ -35,6 +36,7 @@ public record GatewayConfig(
     List<Port> ports,
     Journal journal,
     Egress egress,
+    Book book,
     MarketHours marketHours,
     List<Core> cores)
 {
@@ -46,6 +48,7 @@ public record GatewayConfig(
         ports = List.copyOf(ports);
         Objects.requireNonNull(journal, "journal");
         Objects.requireNonNull(egress, "egress");
+        Objects.requireNonNull(book, "book");
         Objects.requireNonNull(marketHours, "marketHours");
         cores = List.copyOf(cores);
     }
@@ -65,7 +68,7 @@ public record GatewayConfig(
      */
     public GatewayConfig withCores(final List<Core> newCores)
     {
-        return new GatewayConfig(gateway, feed, dpdk, ports, journal, egress, marketHours, newCores);
+        return new GatewayConfig(gateway, feed, dpdk, ports, journal, egress, book, marketHours, newCores);
     }
 
     /**
@@ -246,6 +249,19 @@ public record GatewayConfig(
             Objects.requireNonNull(pci, "pci");
             Objects.requireNonNull(interfaceName, "interfaceName");
         }
+    }
+
+    /**
+     * {@code [book]}: what the feed core's order books hold, sized once at start-up (docs/CONFIGURATION.md).
+     *
+     * @param maxOrders       live orders across all instruments ({@code max_orders}).
+     * @param maxLevels       non-empty price levels across all instruments and sides ({@code max_levels}).
+     * @param referenceWindow records addressed directly by order reference, a power of two
+     *                        ({@code reference_window}).
+     * @param depthLevels     price levels per side published as LEVEL ticks, 0 for none ({@code depth_levels}).
+     */
+    public record Book(int maxOrders, int maxLevels, int referenceWindow, int depthLevels)
+    {
     }
 
     /**
