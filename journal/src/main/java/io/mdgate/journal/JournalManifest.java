@@ -21,8 +21,8 @@ final class JournalManifest
 {
     static final int FORMAT_VERSION = 1;
     /**
-     * Oldest tick schema version this build reads: version 2 only added the SESSION event type, so the ticks of a
-     * version 1 journal read the same. New journals are written with {@link TickEncoder#SCHEMA_VERSION}.
+     * Oldest tick schema version this build reads: version 2 only added the SESSION event type and version 3 the
+     * LEVEL event type, so the ticks of a version 1 or 2 journal read the same. New journals are written with {@link TickEncoder#SCHEMA_VERSION}.
      */
     static final int OLDEST_SCHEMA_VERSION = 1;
 

@@ -222,7 +222,7 @@ public final class TickJournal implements AutoCloseable
                 }
                 if (manifest.schemaVersion() < TickEncoder.SCHEMA_VERSION)
                 {
-                    // this writer may append ticks the older schema lacks (SESSION): an older reader must refuse
+                    // this writer may append ticks the older schema lacks (SESSION, LEVEL): an older reader must refuse
                     new JournalManifest(rollCycle).write(directory);
                 }
                 return;

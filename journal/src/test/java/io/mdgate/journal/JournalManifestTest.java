@@ -13,7 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The manifest's tick schema version: journals written before the SESSION event type (version 1) still open, new
+ * The manifest's tick schema version: journals written before the SESSION (version 1) or LEVEL (version 2) event
+ * type still open, new
  * ones are written with the current version, and a version this build does not know is refused.
  */
 @Timeout(30)
@@ -33,11 +34,28 @@ class JournalManifestTest
     }
 
     @Test
-    void shouldWriteTheCurrentTickSchemaVersionTwo() throws Exception
+    void shouldWriteTheCurrentTickSchemaVersionThree() throws Exception
     {
         JournalFixture.write(JournalFixture.context(dir), 1, 10);
-        assertEquals(2, TickEncoder.SCHEMA_VERSION);
-        assertTrue(Files.readString(dir.resolve(JournalLayout.MANIFEST)).contains("tickSchemaVersion=2"));
+        assertEquals(3, TickEncoder.SCHEMA_VERSION);
+        assertTrue(Files.readString(dir.resolve(JournalLayout.MANIFEST)).contains("tickSchemaVersion=3"));
+    }
+
+    @Test
+    void shouldOpenAJournalWrittenWithTickSchemaVersionTwoAndMarkItThreeWhenWritingToIt() throws Exception
+    {
+        final Path manifest = manifestWithSchemaVersion(2);
+
+        try (JournalReader reader = JournalReader.open(dir))
+        {
+            assertEquals(10, reader.info().ticks());
+        }
+        assertTrue(Files.readString(manifest).contains("tickSchemaVersion=2"), "a reader leaves it as it is");
+        try (TickJournal journal = TickJournal.open(JournalFixture.context(dir)))
+        {
+            assertEquals(11, journal.nextGatewaySequence());
+        }
+        assertTrue(Files.readString(manifest).contains("tickSchemaVersion=3"), "a writer may add LEVEL ticks");
     }
 
     @Test
@@ -58,11 +76,11 @@ class JournalManifestTest
     @Test
     void shouldRefuseATickSchemaVersionThisBuildDoesNotKnow() throws Exception
     {
-        manifestWithSchemaVersion(3);
+        manifestWithSchemaVersion(4);
 
         final JournalException refused =
             assertThrows(JournalException.class, () -> TickJournal.open(JournalFixture.context(dir)));
-        assertTrue(refused.getMessage().contains("tickSchemaVersion is 3 where this mdgate reads 1 to 2"),
+        assertTrue(refused.getMessage().contains("tickSchemaVersion is 4 where this mdgate reads 1 to 3"),
             refused.getMessage());
     }
 }

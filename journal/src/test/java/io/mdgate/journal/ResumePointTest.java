@@ -173,14 +173,14 @@ class ResumePointTest
     }
 
     @Test
-    void shouldReadAJournalWhoseManifestNamesTickSchemaVersionOneAndMarkItTwoWhenWritingToIt() throws IOException
+    void shouldReadAJournalWhoseManifestNamesTickSchemaVersionOneAndMarkItCurrentWhenWritingToIt() throws IOException
     {
         final SessionTickStream stream = new SessionTickStream(1_000_000, 0);
         write(stream, 100);
         final Path manifest = dir.resolve(JournalLayout.MANIFEST);
         final String text = Files.readString(manifest);
-        assertTrue(text.contains("tickSchemaVersion=2"), text);
-        Files.writeString(manifest, text.replace("tickSchemaVersion=2", "tickSchemaVersion=1"));
+        assertTrue(text.contains("tickSchemaVersion=3"), text);
+        Files.writeString(manifest, text.replace("tickSchemaVersion=3", "tickSchemaVersion=1"));
 
         try (JournalReader reader = JournalReader.open(dir); TickReplay replay = reader.newTickReplay())
         {
@@ -188,11 +188,11 @@ class ResumePointTest
         }
         assertTrue(Files.readString(manifest).contains("tickSchemaVersion=1"), "a reader leaves it as it is");
         assertEquals(101, resumePoint().nextGatewaySequence());
-        assertTrue(Files.readString(manifest).contains("tickSchemaVersion=2"), "a writer may add SESSION ticks");
-        Files.writeString(manifest, text.replace("tickSchemaVersion=2", "tickSchemaVersion=3"));
+        assertTrue(Files.readString(manifest).contains("tickSchemaVersion=3"), "a writer may add SESSION ticks");
+        Files.writeString(manifest, text.replace("tickSchemaVersion=3", "tickSchemaVersion=4"));
         final JournalException refused = org.junit.jupiter.api.Assertions.assertThrows(JournalException.class,
             () -> TickJournal.open(JournalFixture.context(dir)));
-        assertTrue(refused.getMessage().contains("reads 1 to 2"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("reads 1 to 3"), refused.getMessage());
     }
 
     @Test

@@ -104,7 +104,7 @@ public final class BookRestore implements TickHandler
             }
             default ->
             {
-                // trades, status and gap ticks do not touch the books
+                // trades, status, gap and LEVEL ticks do not touch the books (LEVEL only describes them)
             }
         }
     }
