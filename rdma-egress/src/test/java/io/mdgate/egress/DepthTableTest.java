@@ -14,7 +14,12 @@ import io.mdgate.core.itch.OrderExecutedFlyweight;
 import io.mdgate.core.itch.OrderReplaceFlyweight;
 import io.mdgate.egress.consumer.ConsumerContext;
 import io.mdgate.egress.consumer.EgressConsumer;
+import io.mdgate.core.tick.sbe.Side;
 import io.mdgate.egress.protocol.SubscriptionView;
+import io.mdgate.egress.protocol.TickLayout;
+import io.mdgate.egress.publisher.EgressPublisher;
+import io.mdgate.egress.publisher.PublisherContext;
+import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.protocol.TopOfBookReader;
 import io.mdgate.egress.support.Await;
 import io.mdgate.egress.support.PublisherHarness;
@@ -26,8 +31,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -201,6 +209,72 @@ class DepthTableTest
         assertEquals(TopOfBookReader.READ, deep.depth(2, view));
         assertEquals(0, view.levels(DepthBook.BID) + view.levels(DepthBook.ASK), "a new session empties the depth");
         assertEquals(sequence - 1, deep.depthSequence());
+    }
+
+    @Test
+    void shouldWriteTheDepthOncePerMessageAtItsLastTickOrWhenAnotherInstrumentOrTheDutyCycleEndComesFirst()
+        throws Exception
+    {
+        final ShmContext shm = ShmInstance.context(ShmInstance.unique());
+        final ShmTransport transport = new ShmTransport(shm);
+        final AtomicBoolean subscribed = new AtomicBoolean();
+        final AtomicBoolean running = new AtomicBoolean(true);
+        Thread consumerThread = null;
+        try (EgressPublisher publisher = new EgressPublisher(new PublisherContext().transport(transport)
+            .recoverySource(new TickArchive(1024)).token("one", "o").maxInstruments(64).eventLog(message -> { })))
+        {
+            consumerThread = new Thread(() ->
+            {
+                try (ShmTransport own = new ShmTransport(ShmInstance.context(shm.instance()));
+                    EgressConsumer one = EgressConsumer.connect(own, new ConsumerContext().name("one").token("o")
+                        .controlPollNanos(0).eventLog(message -> { })))
+                {
+                    one.subscribe(1, SubscriptionView.DEPTH);
+                    while (running.get())
+                    {
+                        one.poll((buffer, offset) -> { }, 64);
+                        subscribed.compareAndSet(false, one.subscriptionsAwaitingAnswer() == 0);
+                    }
+                }
+            });
+            consumerThread.setDaemon(true);
+            consumerThread.start();
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!subscribed.get() && System.nanoTime() < deadline)
+            {
+                publisher.doWork();
+            }
+            assertTrue(subscribed.get(), "the consumer subscribed");
+            final long snapshot = publisher.counters().depthWrites();
+
+            publisher.onTick(Ticks.level(1, 1, Side.BUY, 1_000_000, 100, 1, 0), 0);
+            assertEquals(snapshot, publisher.counters().depthWrites(), "not before the message ends");
+            publisher.onTick(lastInMessage(Ticks.level(2, 1, Side.BUY, 999_900, 200, 2, 1)), 0);
+            assertEquals(snapshot + 1, publisher.counters().depthWrites(), "once, at the message's last tick");
+            publisher.onTick(Ticks.level(3, 1, Side.SELL, 1_000_100, 300, 1, 0), 0);
+            publisher.onTick(Ticks.topOfBook(4, 2, Side.BUY, 5, 5, 1), 0);
+            assertEquals(snapshot + 2, publisher.counters().depthWrites(), "a tick of another instrument came first");
+            publisher.onTick(Ticks.level(5, 1, Side.SELL, 1_000_100, 0, 0, 0), 0);
+            publisher.doWork();
+            assertEquals(snapshot + 3, publisher.counters().depthWrites(), "the duty cycle ended first");
+        }
+        finally
+        {
+            running.set(false);
+            if (null != consumerThread)
+            {
+                consumerThread.join(10_000);
+            }
+            transport.close();
+            ShmInstance.removeFiles(shm);
+        }
+    }
+
+    private static UnsafeBuffer lastInMessage(final UnsafeBuffer tick)
+    {
+        final short flags = tick.getShort(TickLayout.FLAGS_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        tick.putShort(TickLayout.FLAGS_OFFSET, (short)(flags | 1 << 2), ByteOrder.LITTLE_ENDIAN);
+        return tick;
     }
 
     /** Applies the order messages to the books through their public API. */

@@ -3,6 +3,7 @@ package io.mdgate.egress.publisher;
 import io.mdgate.core.counters.PrivateCounters;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.tick.sbe.EventType;
+import io.mdgate.core.tick.sbe.TickFlagsEncoder;
 import io.mdgate.egress.TickSource;
 import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
 import io.mdgate.egress.protocol.PositionRegionDescriptor;
@@ -51,6 +52,8 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     private static final int MESSAGE_REGION_LENGTH = 65536;
     private static final byte LEVEL = (byte)EventType.LEVEL.value();
     private static final byte SESSION = (byte)EventType.SESSION.value();
+    private static final short LAST_IN_MESSAGE = TickFlagsEncoder.lastInMessage((short)0, true);
+    private static final int NO_DEPTH_PENDING = -1;
 
     private final PublisherContext context;
     private final NanoClock nanoClock;
@@ -72,6 +75,8 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     private final SessionRecovery recovery;
     private final RecoveryBudget budget;
     private int activeCount;
+    /** Instrument whose depth changed and is not written into the tables yet: written at its message's end. */
+    private int depthPending = NO_DEPTH_PENDING;
     private int logReaders;
     private int recoveryCursor;
     private long lastSequence;
@@ -195,7 +200,14 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
         final int instrument = buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
         final byte eventType = buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET);
         final boolean recordChanged = records.apply(buffer, offset, instrument, eventType);
-        final boolean depthChanged = eventType == LEVEL && null != depth && depth.apply(buffer, offset, instrument);
+        if (depthPending != NO_DEPTH_PENDING && instrument != depthPending)
+        {
+            flushDepth();
+        }
+        if (eventType == LEVEL && null != depth && depth.apply(buffer, offset, instrument))
+        {
+            depthPending = instrument;
+        }
         final boolean depthCleared = eventType == SESSION && null != depth && depth.clearAll(buffer, offset) > 0;
         final ConsumerSession[] active = this.active;
         for (int i = 0, count = activeCount; i < count; i++)
@@ -205,11 +217,7 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             {
                 onRecordChanged(session, buffer, offset, instrument);
             }
-            if (depthChanged)
-            {
-                onDepthChanged(session, instrument);
-            }
-            else if (depthCleared)
+            if (depthCleared)
             {
                 rewriteDepth(session);
             }
@@ -217,6 +225,25 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             {
                 control.lapped(session);
             }
+        }
+        if (depthPending != NO_DEPTH_PENDING &&
+            (buffer.getShort(offset + TickLayout.FLAGS_OFFSET, LE) & LAST_IN_MESSAGE) != 0)
+        {
+            flushDepth();
+        }
+    }
+
+    /**
+     * Writes the pending instrument's depth into the table of every consumer that takes it: once per ITCH message
+     * (at its last tick), or sooner when a tick of another instrument or the end of the duty cycle comes first.
+     */
+    private void flushDepth()
+    {
+        final int instrument = depthPending;
+        depthPending = NO_DEPTH_PENDING;
+        for (int i = 0, count = activeCount; i < count; i++)
+        {
+            onDepthChanged(active[i], instrument);
         }
     }
 
@@ -306,6 +333,10 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             work += tickSource.poll(this, inputLimit);
         }
         work += batcher.doWork(now);
+        if (depthPending != NO_DEPTH_PENDING)
+        {
+            flushDepth();
+        }
         for (int i = 0, count = activeCount; i < count; i++)
         {
             active[i].flushRing();
@@ -349,6 +380,10 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     public void flush()
     {
         batcher.flush(nowNanos);
+        if (depthPending != NO_DEPTH_PENDING)
+        {
+            flushDepth();
+        }
         for (int i = 0, count = activeCount; i < count; i++)
         {
             active[i].flushRing();
