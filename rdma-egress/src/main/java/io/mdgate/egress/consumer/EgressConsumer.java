@@ -54,8 +54,9 @@ import static io.mdgate.egress.protocol.ControlMessageDescriptor.*;
  * ring, a stream gap is fetched over the control channel, and after a lost connection it reconnects, subscribes
  * again and recovers from the last tick it delivered (or from {@link ConsumerContext#resumeFromSequence()}); that
  * replay is asked for at the first {@link #poll} after connecting, so it covers the subscriptions made before that
- * poll. The top-of-book table of its instruments is read with
- * {@link #topOfBook(int, TopOfBookFlyweight)}. Per-tick latency goes into an HdrHistogram: for ring ticks from the
+ * poll. Each subscription has a {@link SubscriptionView view} (ALL unless given), and only ticks of the views are
+ * delivered. The top-of-book table of its instruments is read with {@link #topOfBook(int, TopOfBookFlyweight)}, their
+ * depth with {@link #depth(int, DepthBook)}. Per-tick latency goes into an HdrHistogram: for ring ticks from the
  * gateway's receive timestamp in the tick, for stream ticks from the datagram's send timestamp, to the poll that
  * found it (recovered ticks are not recorded).
  * <p>
