@@ -220,6 +220,36 @@ class SubscriptionViewTest
         assertEquals(0, stream.counters().unrecovered() + log.counters().unrecovered());
     }
 
+    @Test
+    void shouldDropTicksAlreadyInTheRingThatANarrowedViewNoLongerTakes()
+    {
+        harness = new PublisherHarness(ShmInstance.context(ShmInstance.unique()), List.of("narrow"), context -> { });
+        final EgressConsumer narrow = consumer("narrow", context -> { });
+        narrow.subscribe(SUBSCRIBED);
+        awaitSubscribed(narrow, false);
+        for (long sequence = 1; sequence <= 40; sequence++)
+        {
+            harness.publish(sequence % 4 == 0 ?
+                Ticks.level(sequence, SUBSCRIBED, Side.SELL, 1_000_000, sequence, 1, 0) :
+                Ticks.add(sequence, SUBSCRIBED, 0));
+        }
+        harness.publish(Ticks.systemEvent(41, 'Q'));
+        Await.until("staged", 10, () -> harness.publisher().counters().ringTicksStaged() == 41);
+
+        narrow.subscribe(SUBSCRIBED, SubscriptionView.DEPTH);
+        final List<Byte> types = new ArrayList<>();
+        final List<Long> sequences = collect(narrow, 41, types);
+
+        final List<Long> expected = new ArrayList<>();
+        for (long sequence = 4; sequence <= 40; sequence += 4)
+        {
+            expected.add(sequence);
+        }
+        expected.add(41L);
+        assertEquals(expected, sequences, "only the LEVEL ticks and the system event");
+        assertEquals(30, narrow.counters().filtered(), "the ADD ticks staged before the view changed");
+    }
+
     private static byte code(final EventType type)
     {
         return (byte)type.value();
