@@ -1,9 +1,15 @@
 package io.mdgate.egress;
 
+import io.mdgate.core.depth.DepthBook;
 import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.tick.sbe.EventType;
+import io.mdgate.core.tick.sbe.Side;
+import io.mdgate.core.tick.sbe.TickEncoder;
 import io.mdgate.egress.consumer.ConsumerContext;
 import io.mdgate.egress.consumer.DeliveryPath;
 import io.mdgate.egress.consumer.EgressConsumer;
+import io.mdgate.egress.protocol.SubscriptionView;
+import io.mdgate.egress.protocol.TopOfBookReader;
 import io.mdgate.egress.publisher.EgressPublisher;
 import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.support.Ticks;
@@ -29,6 +35,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class AllocationTest
 {
+    private static final TickEncoder LEVEL = new TickEncoder();
     private static final long WARM_UP = 700_000;
     private static final long MEASURED = 500_000;
     private static final int WINDOWS = 3;
@@ -104,6 +111,7 @@ class AllocationTest
             assertEquals(0, streamAllocated.get(), "bytes allocated by the stream consumer's poll in steady state");
             assertEquals(0, logAllocated.get(), "bytes allocated by the shared log consumer's poll in steady state");
             assertTrue(publisher.counters().sharedLogTicks() >= MEASURED * WINDOWS, "the shared log was written");
+            assertTrue(publisher.counters().depthWrites() >= MEASURED * WINDOWS / 8, "the depth table was written");
         }
         finally
         {
@@ -123,6 +131,10 @@ class AllocationTest
         for (long i = 0; i < count; i++)
         {
             Ticks.writeAdd(tick, 0, sequence, (int)(sequence % 50) + 1, sequence);
+            if (sequence % 4 == 0)
+            {
+                writeLevel(tick, sequence);
+            }
             archive.onTick(tick, 0);
             publisher.onTick(tick, 0);
             sequence++;
@@ -142,6 +154,14 @@ class AllocationTest
         return sequence;
     }
 
+    /** Turns the ADD tick into a LEVEL tick: one of 8 prices per side set or (every fifth) removed. */
+    private static void writeLevel(final UnsafeBuffer tick, final long sequence)
+    {
+        LEVEL.wrap(tick, 0).eventType(EventType.LEVEL).side(sequence % 8 == 0 ? Side.BUY : Side.SELL)
+            .quantity(sequence % 5 == 0 ? 0 : 100 + sequence % 900).matchOrNewReference(1 + sequence % 3)
+            .orderReference(0).price().mantissa((int)(1_000_000 + (sequence / 8 % 8) * 100));
+    }
+
     private static Thread consumerThread(final ShmContext shm, final String name, final String token,
         final DeliveryPath path, final boolean all, final AtomicBoolean running, final AtomicLong measureFrom,
         final AtomicLong result, final com.sun.management.ThreadMXBean threads)
@@ -155,22 +175,30 @@ class AllocationTest
             {
                 if (all)
                 {
-                    consumer.subscribeAll();
+                    // the shared log consumer takes only LEVEL (and quote) ticks, filtered tick by tick in the SDK
+                    consumer.subscribeAll(path == DeliveryPath.RING ? SubscriptionView.DEPTH : SubscriptionView.ALL);
                 }
                 else
                 {
                     for (int instrument = 1; instrument <= 50; instrument += 2)
                     {
-                        consumer.subscribe(instrument);
+                        consumer.subscribe(instrument, SubscriptionView.DEPTH);
                     }
                 }
                 final long[] sum = new long[1];
                 final TickHandler handler = (buffer, offset) -> sum[0] += buffer.getLong(offset);
+                final DepthBook depth = new DepthBook();
                 long before = -1;
-                final long target = WARM_UP + MEASURED * WINDOWS; // instrument 1: the filtered consumer takes it too
+                // instrument 1, a LEVEL tick: every consumer takes it
+                final long target = WARM_UP + MEASURED * WINDOWS;
+                long polls = 0;
                 while (running.get() && consumer.lastDeliveredSequence() < target)
                 {
                     consumer.poll(handler, 64);
+                    if ((++polls & 255) == 0 && consumer.depth(1, depth) == TopOfBookReader.READ)
+                    {
+                        sum[0] += depth.levels(DepthBook.BID);
+                    }
                     if (before < 0 && consumer.lastDeliveredSequence() >= measureFrom.get())
                     {
                         before = threads.getCurrentThreadAllocatedBytes();

@@ -9,6 +9,7 @@ import io.mdgate.egress.consumer.ConsumerCounters;
 import io.mdgate.egress.consumer.ConsumerRejectedException;
 import io.mdgate.egress.consumer.DeliveryPath;
 import io.mdgate.egress.consumer.EgressConsumer;
+import io.mdgate.egress.protocol.SubscriptionView;
 import io.mdgate.egress.transport.EgressTransport;
 import io.mdgate.egress.transport.TransportException;
 import org.HdrHistogram.Histogram;
@@ -70,6 +71,16 @@ public final class ConsumeCommand implements Callable<Integer>
 
     @Option(names = "--all", description = "Every instrument.")
     boolean all;
+
+    @Option(names = "--view", paramLabel = "all|top|depth|orders", defaultValue = "all",
+        description = "Which ticks of each instrument: all (default), top (no order events, no LEVEL ticks), depth " +
+            "(LEVEL ticks, no order events) or orders (order events, no LEVEL ticks); every view takes top of book, " +
+            "trades, status and the market-wide ticks (GAP, SESSION, system events).")
+    String view;
+
+    @Option(names = "--depth-levels", paramLabel = "L", defaultValue = "10",
+        description = "Levels per side of this consumer's depth table, 0 to 64; 0 for none (default ${DEFAULT-VALUE}).")
+    int depthLevels;
 
     @Option(names = "--path", paramLabel = "ring|stream", defaultValue = "ring",
         description = "Take ticks from this consumer's ring (default) or the multicast stream.")
@@ -191,10 +202,12 @@ public final class ConsumeCommand implements Callable<Integer>
             throw new ParameterException(spec.commandLine(),
                 "--count and --duration must not be negative; --stats-interval-ms and --connect-timeout-ms positive");
         }
+        subscriptionView();
         final DeliveryPath deliveryPath = "ring".equals(path) ? DeliveryPath.RING : DeliveryPath.STREAM;
         final ConsumerContext context = new ConsumerContext().name(name).token(token).path(deliveryPath)
             .ringSlots(deliveryPath == DeliveryPath.RING ? ringSlots : 0)
             .resumeFromSequence(resumeFrom)
+            .depthLevels(depthLevels)
             .connectTimeoutNanos(TimeUnit.MILLISECONDS.toNanos(connectTimeoutMillis))
             .eventLog(message -> spec.commandLine().getErr().println("mdgate consume: " + message));
         try
@@ -223,14 +236,28 @@ public final class ConsumeCommand implements Callable<Integer>
         }
     }
 
+    SubscriptionView subscriptionView()
+    {
+        for (final SubscriptionView known : SubscriptionView.values())
+        {
+            if (known.name().equalsIgnoreCase(view))
+            {
+                return known;
+            }
+        }
+        throw new ParameterException(spec.commandLine(),
+            "--view must be all, top, depth or orders, was '" + view + "'");
+    }
+
     private void subscribe(final EgressConsumer consumer)
     {
+        final SubscriptionView chosen = subscriptionView();
         if (all)
         {
-            consumer.subscribeAll();
+            consumer.subscribeAll(chosen);
         }
-        symbols.forEach(symbol -> consumer.subscribe(symbol.trim()));
-        instruments.forEach(consumer::subscribe);
+        symbols.forEach(symbol -> consumer.subscribe(symbol.trim(), chosen));
+        instruments.forEach(instrument -> consumer.subscribe(instrument, chosen));
     }
 
     static String summary(final ConsumerCounters counters, final long lastSequence)

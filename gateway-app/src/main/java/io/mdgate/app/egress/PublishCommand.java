@@ -13,6 +13,7 @@ import io.mdgate.core.time.MonotonicEpochClock;
 import io.mdgate.egress.TickArchive;
 import io.mdgate.egress.publisher.EgressPublisher;
 import io.mdgate.egress.publisher.PublisherContext;
+import io.mdgate.core.depth.DepthBook;
 import io.mdgate.egress.publisher.PublisherCounters;
 import io.mdgate.egress.transport.EgressTransport;
 import io.mdgate.egress.transport.TransportException;
@@ -125,6 +126,11 @@ public final class PublishCommand implements Callable<Integer>
         description = "Largest ring a consumer may ask for (default ${DEFAULT-VALUE}).")
     int maxRingSlots;
 
+    @Option(names = "--depth-levels", paramLabel = "D", defaultValue = "10",
+        description = "Levels per side the depth table keeps per instrument from LEVEL ticks, 0 to 64; 0 for none " +
+            "(default ${DEFAULT-VALUE}).")
+    int depthLevels;
+
     @Option(names = "--heartbeat-timeout-ms", paramLabel = "MS", defaultValue = "5000",
         description = "A consumer silent this long is dropped (default ${DEFAULT-VALUE}).")
     long heartbeatTimeoutMillis;
@@ -205,6 +211,12 @@ public final class PublishCommand implements Callable<Integer>
             throw new ParameterException(spec.commandLine(),
                 "--rate, --wait-consumers, --wait-ms, --linger-ms and --batch-us must not be negative");
         }
+        if (depthLevels < 0 || depthLevels > DepthBook.MAX_DEPTH)
+        {
+            throw new ParameterException(spec.commandLine(),
+                "--depth-levels must be 0 (no depth table) to " + DepthBook.MAX_DEPTH + ", was " + depthLevels);
+        }
+        context.depthLevels(depthLevels);
         if (archiveTicks < 1024 || Integer.bitCount(archiveTicks) != 1 || archiveTicks > (1 << 25))
         {
             throw new ParameterException(spec.commandLine(),

@@ -142,6 +142,43 @@ class EgressCommandsTest
     }
 
     @Test
+    void shouldGiveAConsumeWithViewDepthNoOrderEventsAndWithViewOrdersSome() throws Exception
+    {
+        final Run publish = new Run(new PublishCommand());
+        final Future<Integer> publisher = threads.submit(() -> publish.execute("--shm-instance", instance,
+            "--token", "depth=t1", "--token", "orders=t2", "--messages", "20000", "--rate", "200000",
+            "--wait-consumers", "2", "--linger-ms", "1500", "--instruments", "5"));
+        final Run depth = new Run(new ConsumeCommand());
+        final Future<Integer> depthConsumer = threads.submit(() -> depth.execute("--shm-instance", instance,
+            "--consumer", "depth", "--token", "t1", "--instruments", "1,2,3,4,5", "--view", "depth", "--count", "300"));
+        final Run orders = new Run(new ConsumeCommand());
+        final Future<Integer> ordersConsumer = threads.submit(() -> orders.execute("--shm-instance", instance,
+            "--consumer", "orders", "--token", "t2", "--all", "--view", "orders", "--count", "300"));
+
+        assertEquals(0, depthConsumer.get(60, TimeUnit.SECONDS), depth.err.toString());
+        assertEquals(0, ordersConsumer.get(60, TimeUnit.SECONDS), orders.err.toString());
+        assertEquals(0, publisher.get(60, TimeUnit.SECONDS), publish.err.toString());
+        final List<String> depthTicks = lines(depth.out);
+        assertEquals(300, depthTicks.size());
+        for (final String tick : depthTicks)
+        {
+            assertFalse(tick.matches(".*\"event\": \"(ADD|EXECUTE|EXECUTE_WITH_PRICE|CANCEL|DELETE|REPLACE)\".*"),
+                "view depth takes no order event: " + tick);
+        }
+        assertTrue(depthTicks.stream().anyMatch(tick -> tick.contains("\"event\": \"TOP_OF_BOOK\"")));
+        assertTrue(lines(orders.out).stream().anyMatch(tick -> tick.contains("\"event\": \"ADD\"")));
+    }
+
+    @Test
+    void shouldRefuseAConsumeWithAnUnknownViewNamingTheViews()
+    {
+        final Run bad = new Run(new ConsumeCommand());
+        assertEquals(2, bad.execute("--consumer", "a", "--token", "b", "--all", "--view", "levels"));
+        assertTrue(bad.err.toString().startsWith("--view must be all, top, depth or orders, was 'levels'"),
+            bad.err.toString());
+    }
+
+    @Test
     void shouldRefuseAConsumeWithoutASubscription()
     {
         final Run none = new Run(new ConsumeCommand());

@@ -65,6 +65,20 @@ class TickJsonTest
     }
 
     @Test
+    void shouldNameALevelTickByItsEventType()
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        new TickEncoder().wrap(buffer, 0).gatewaySequence(9).instrumentId(3).side(Side.SELL).quantity(700)
+            .orderReference(2).matchOrNewReference(4).price().mantissa(1_234_500);
+        buffer.putByte(TickEncoder.eventTypeEncodingOffset(), (byte)26);
+
+        final String line = new TickJson(null).format(buffer, 0);
+
+        assertTrue(line.contains("\"event\": \"LEVEL\", \"side\": \"S\", \"price\": \"123.4500\", " +
+            "\"quantity\": 700, \"orderReference\": 2, \"matchOrNewReference\": 4"), line);
+    }
+
+    @Test
     void shouldWritePricesWithFourDecimals()
     {
         assertEquals("\"0.0001\"", TickJson.price(1, new StringBuilder()).toString());

@@ -19,6 +19,8 @@ public final class ConsumerContext
 {
     public static final int DEFAULT_RING_SLOTS = 8192;
     public static final int DEFAULT_TABLE_SLOTS = 256;
+    /** Levels per side of each depth table slot (the publisher's default depth). */
+    public static final int DEFAULT_DEPTH_LEVELS = 10;
     public static final long DEFAULT_CONNECT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
     public static final long DEFAULT_CONTROL_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     public static final long DEFAULT_RECONNECT_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
@@ -29,6 +31,7 @@ public final class ConsumerContext
     private DeliveryPath path = DeliveryPath.RING;
     private int ringSlots = DEFAULT_RING_SLOTS;
     private int tableSlots = DEFAULT_TABLE_SLOTS;
+    private int depthLevels = DEFAULT_DEPTH_LEVELS;
     private long connectTimeoutNanos = DEFAULT_CONNECT_TIMEOUT_NANOS;
     private long controlPollNanos = DEFAULT_CONTROL_POLL_NANOS;
     private long reconnectIntervalNanos = DEFAULT_RECONNECT_INTERVAL_NANOS;
@@ -58,6 +61,9 @@ public final class ConsumerContext
             (path == DeliveryPath.STREAM ? " (or 0 for the stream alone)" : "") + ", was " + ringSlots);
         require(tableSlots >= 0 && tableSlots <= ConsumerRegionDescriptor.MAX_TABLE_SLOTS,
             "tableSlots must be 0.." + ConsumerRegionDescriptor.MAX_TABLE_SLOTS + ", was " + tableSlots);
+        require(depthLevels >= 0 && depthLevels <= io.mdgate.core.depth.DepthBook.MAX_DEPTH,
+            "depthLevels must be 0 (no depth table) .." + io.mdgate.core.depth.DepthBook.MAX_DEPTH + ", was " +
+            depthLevels);
         require(connectTimeoutNanos > 0, "connectTimeoutNanos must be positive");
         require(controlPollNanos >= 0, "controlPollNanos must not be negative");
         require(reconnectIntervalNanos > 0, "reconnectIntervalNanos must be positive");
@@ -127,6 +133,23 @@ public final class ConsumerContext
     public int tableSlots()
     {
         return tableSlots;
+    }
+
+    /** @return levels per side of each depth table slot (0: no depth table). */
+    public int depthLevels()
+    {
+        return depthLevels;
+    }
+
+    /**
+     * Sets L, the levels per side the region's depth table holds for each table slot (0 to 64; 0: none). The
+     * publisher writes the first {@code min(L, D)} levels of its depth D into it; the region grows by
+     * {@code tableSlots x DepthTableDescriptor.slotLength(L)} bytes (448 per slot at 10).
+     */
+    public ConsumerContext depthLevels(final int depthLevels)
+    {
+        this.depthLevels = depthLevels;
+        return this;
     }
 
     public ConsumerContext tableSlots(final int tableSlots)

@@ -11,6 +11,7 @@ public final class ConsumerCounters
     long delivered;
     long recoveredDelivered;
     long duplicates;
+    long filtered;
     long gaps;
     long recoveriesRequested;
     long recoveriesCompleted;
@@ -43,6 +44,15 @@ public final class ConsumerCounters
     public long duplicates()
     {
         return duplicates;
+    }
+
+    /**
+     * @return ticks from the ring that the consumer's views do not take (the publisher filters the ring by view;
+     *         these are ticks staged before it had a change of view, or from a publisher without views).
+     */
+    public long filtered()
+    {
+        return filtered;
     }
 
     /** @return gaps detected: in the stream's tick sequences, or a lapped ring. */

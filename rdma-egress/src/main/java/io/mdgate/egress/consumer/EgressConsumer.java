@@ -1,5 +1,6 @@
 package io.mdgate.egress.consumer;
 
+import io.mdgate.core.depth.DepthBook;
 import io.mdgate.core.itch.Alpha;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.tick.sbe.EventType;
@@ -12,7 +13,9 @@ import io.mdgate.egress.protocol.HelloFlyweight;
 import io.mdgate.egress.protocol.RecoveryDataFlyweight;
 import io.mdgate.egress.protocol.RejectFlyweight;
 import io.mdgate.egress.protocol.SequenceRangeFlyweight;
+import io.mdgate.egress.protocol.DepthTableDescriptor;
 import io.mdgate.egress.protocol.SubscriptionFlyweight;
+import io.mdgate.egress.protocol.SubscriptionView;
 import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.egress.protocol.TopOfBookDescriptor;
 import io.mdgate.egress.protocol.TopOfBookFlyweight;
@@ -38,8 +41,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static io.mdgate.egress.protocol.ControlMessageDescriptor.*;
@@ -51,8 +54,9 @@ import static io.mdgate.egress.protocol.ControlMessageDescriptor.*;
  * ring, a stream gap is fetched over the control channel, and after a lost connection it reconnects, subscribes
  * again and recovers from the last tick it delivered (or from {@link ConsumerContext#resumeFromSequence()}); that
  * replay is asked for at the first {@link #poll} after connecting, so it covers the subscriptions made before that
- * poll. The top-of-book table of its instruments is read with
- * {@link #topOfBook(int, TopOfBookFlyweight)}. Per-tick latency goes into an HdrHistogram: for ring ticks from the
+ * poll. Each subscription has a {@link SubscriptionView view} (ALL unless given), and only ticks of the views are
+ * delivered. The top-of-book table of its instruments is read with {@link #topOfBook(int, TopOfBookFlyweight)}, their
+ * depth with {@link #depth(int, DepthBook)}. Per-tick latency goes into an HdrHistogram: for ring ticks from the
  * gateway's receive timestamp in the tick, for stream ticks from the datagram's send timestamp, to the poll that
  * found it (recovered ticks are not recorded).
  * <p>
@@ -81,8 +85,8 @@ public final class EgressConsumer implements AutoCloseable
     private final Histogram latency = new Histogram(HIGHEST_LATENCY_NANOS, 3);
     private final LocalSubscriptions granted = new LocalSubscriptions();
     private final Long2LongHashMap symbols = new Long2LongHashMap(0);
-    private final List<Long> wantedSymbols = new ArrayList<>();
-    private final List<Integer> wantedInstruments = new ArrayList<>();
+    private final Map<Long, SubscriptionView> wantedSymbols = new LinkedHashMap<>();
+    private final Map<Integer, SubscriptionView> wantedInstruments = new LinkedHashMap<>();
     private final RingReader ring;
     private final StreamReader stream;
     private final SharedLogFollower logFollower;
@@ -100,6 +104,9 @@ public final class EgressConsumer implements AutoCloseable
 
     private int state = DISCONNECTED;
     private boolean wantAll;
+    private SubscriptionView allView = SubscriptionView.ALL;
+    private final UnsafeBuffer depthCopy;
+    private int depthLevels;
     private boolean resyncDue;
     private int sharedLogSlots;
     private int streamId;
@@ -140,6 +147,8 @@ public final class EgressConsumer implements AutoCloseable
         this.logFollower = new SharedLogFollower(this, counters, stream);
         this.lastDelivered = Math.max(0, context.resumeFromSequence() - 1);
         this.resuming = context.resumeFromSequence() > 0;
+        this.depthCopy = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            Math.max(64, DepthTableDescriptor.slotLength(context.depthLevels())), 64));
     }
 
     /**
@@ -191,16 +200,19 @@ public final class EgressConsumer implements AutoCloseable
         channel = transport.connectControl(Math.max(0, timeoutNanos));
         final int ringSlots = context.ringSlots();
         final int tableSlots = context.tableSlots();
-        region = transport.registerRegion(ConsumerRegionDescriptor.length(ringSlots, tableSlots),
-            RegionAccess.REMOTE_WRITE);
+        final int depth = context.depthLevels();
+        region = transport.registerRegion(
+            (int)ConsumerRegionDescriptor.length(ringSlots, tableSlots, depth), RegionAccess.REMOTE_WRITE);
         final AtomicBuffer header = region.buffer();
         header.putInt(ConsumerRegionDescriptor.VERSION_OFFSET, ConsumerRegionDescriptor.VERSION);
         header.putInt(ConsumerRegionDescriptor.RING_SLOTS_OFFSET, ringSlots);
         header.putInt(ConsumerRegionDescriptor.TABLE_SLOTS_OFFSET, tableSlots);
+        header.putInt(ConsumerRegionDescriptor.DEPTH_LEVELS_OFFSET, depth);
         header.putLongRelease(ConsumerRegionDescriptor.LAP_POSITION_OFFSET, ConsumerRegionDescriptor.NOT_LAPPED);
         header.putLongRelease(ConsumerRegionDescriptor.MAGIC_OFFSET, ConsumerRegionDescriptor.MAGIC);
         hello.wrapForEncode(scratch, 0, HELLO);
-        hello.ringSlots(ringSlots).tableSlots(tableSlots).region(region.remoteKey()).name(context.name())
+        hello.ringSlots(ringSlots).tableSlots(tableSlots).depthLevels(depth).region(region.remoteKey())
+            .name(context.name())
             .token(context.token().getBytes(StandardCharsets.UTF_8));
         state = AWAITING_WELCOME;
         stateSinceNanos = nowNanos;
@@ -336,7 +348,7 @@ public final class EgressConsumer implements AutoCloseable
             case WELCOME:
                 if (length >= WelcomeFlyweight.LENGTH && state == AWAITING_WELCOME)
                 {
-                    onWelcome((WelcomeFlyweight)welcome.wrap(buffer, offset));
+                    onWelcome((WelcomeFlyweight)welcome.wrap(buffer, offset), length);
                     return;
                 }
                 break;
@@ -392,7 +404,7 @@ public final class EgressConsumer implements AutoCloseable
         counters.malformed++;
     }
 
-    private void onWelcome(final WelcomeFlyweight message)
+    private void onWelcome(final WelcomeFlyweight message, final int length)
     {
         final long epoch = message.publisherEpoch();
         final long nextSequence = message.nextSequence();
@@ -412,6 +424,7 @@ public final class EgressConsumer implements AutoCloseable
         lastHeartbeatSentNanos = nowNanos;
         granted.clearGrants();
         sharedLogSlots = message.sharedLogSlots();
+        depthLevels = Math.max(0, Math.min(context.depthLevels(), message.depthLevelsIn(length)));
         streamId = message.streamId();
         logSwitchPending = false;
         logResumeOwed = lastDelivered > 0 || resuming;
@@ -466,13 +479,13 @@ public final class EgressConsumer implements AutoCloseable
         {
             sendSubscriptionToAll();
         }
-        for (final Integer instrument : wantedInstruments)
+        for (final Map.Entry<Integer, SubscriptionView> wanted : wantedInstruments.entrySet())
         {
-            sendSubscription(SUBSCRIBE, instrument, 0);
+            sendSubscription(SUBSCRIBE, wanted.getKey(), 0, 0, wanted.getValue());
         }
-        for (final Long symbol : wantedSymbols)
+        for (final Map.Entry<Long, SubscriptionView> wanted : wantedSymbols.entrySet())
         {
-            sendSubscription(SUBSCRIBE, BY_SYMBOL, symbol);
+            sendSubscription(SUBSCRIBE, BY_SYMBOL, wanted.getKey(), 0, wanted.getValue());
         }
     }
 
@@ -496,7 +509,7 @@ public final class EgressConsumer implements AutoCloseable
         {
             if (instrument == ALL_INSTRUMENTS)
             {
-                granted.all(true);
+                granted.all(true, allView.mask());
                 if ((message.flags() & SHARED_LOG) != 0 && length >= SubscriptionFlyweight.LOG_ANSWER_LENGTH &&
                     logFollower.isOpen() && !logFollower.following())
                 {
@@ -507,14 +520,14 @@ public final class EgressConsumer implements AutoCloseable
             }
             else if (instrument > 0)
             {
-                granted.granted(instrument, message.tableSlot());
+                granted.granted(instrument, message.tableSlot(), grantedMask(instrument, message.symbol()));
             }
         }
         else if (status == UNSUBSCRIBED)
         {
             if (instrument == ALL_INSTRUMENTS)
             {
-                granted.all(false);
+                granted.all(false, 0);
             }
             else if (instrument > 0)
             {
@@ -561,19 +574,45 @@ public final class EgressConsumer implements AutoCloseable
         }
     }
 
+    /** @return the mask of the view this consumer asked for the instrument (by id, else by symbol, else ALL). */
+    private int grantedMask(final int instrument, final long symbol)
+    {
+        final SubscriptionView byId = wantedInstruments.get(instrument);
+        if (null != byId)
+        {
+            return byId.mask();
+        }
+        final int bySymbol = granted.symbolMask(symbol);
+        return bySymbol != 0 ? bySymbol : SubscriptionView.ALL.mask();
+    }
+
     void deliverFromRing(final DirectBuffer buffer, final int offset)
     {
-        deliver(buffer, offset, buffer.getLong(offset + TickLayout.RECEIVE_TIMESTAMP_OFFSET, LE));
+        final int instrument = buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
+        final byte eventType = buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET);
+        if (eventType == INSTRUMENT_EVENT)
+        {
+            granted.onInstrument(buffer.getLong(offset + TickLayout.ORDER_REFERENCE_OFFSET, LE), instrument);
+        }
+        if (granted.acceptsFromRing(instrument, eventType))
+        {
+            deliver(buffer, offset, buffer.getLong(offset + TickLayout.RECEIVE_TIMESTAMP_OFFSET, LE));
+        }
+        else
+        {
+            counters.filtered++;
+        }
     }
 
     void deliverFromStream(final DirectBuffer buffer, final int offset, final long sendTimestamp)
     {
         final int instrument = buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
-        if (buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET) == INSTRUMENT_EVENT)
+        final byte eventType = buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET);
+        if (eventType == INSTRUMENT_EVENT)
         {
             granted.onInstrument(buffer.getLong(offset + TickLayout.ORDER_REFERENCE_OFFSET, LE), instrument);
         }
-        if (granted.accepts(instrument))
+        if (granted.accepts(instrument, eventType))
         {
             deliver(buffer, offset, sendTimestamp);
         }
@@ -621,7 +660,7 @@ public final class EgressConsumer implements AutoCloseable
      */
     int deliverLogRun(final DirectBuffer buffer, final int count, final long first)
     {
-        if (!granted.all() || first <= lastDelivered)
+        if (!granted.allTakesEverything() || first <= lastDelivered)
         {
             return 0;
         }
@@ -708,31 +747,44 @@ public final class EgressConsumer implements AutoCloseable
         send(range, SequenceRangeFlyweight.LENGTH);
     }
 
-    /** Subscribes to an instrument by symbol (e.g. {@code AAPL}); the answer arrives during {@link #poll}. */
+    /** Subscribes to an instrument by symbol (e.g. {@code AAPL}) with view ALL; the answer arrives during poll. */
     public void subscribe(final String symbol)
     {
-        final long packed = Alpha.pack8(symbol.trim().toUpperCase());
-        if (!wantedSymbols.contains(packed))
-        {
-            wantedSymbols.add(packed);
-        }
-        granted.wantSymbol(packed);
-        sendSubscription(SUBSCRIBE, BY_SYMBOL, packed);
+        subscribe(symbol, SubscriptionView.ALL);
     }
 
-    /** Subscribes to an instrument by its id (ITCH stock locate, 1..65535). */
+    /**
+     * Subscribes to an instrument by symbol with a view: only the ticks the view takes are delivered. Subscribing
+     * again changes the view. The answer arrives during {@link #poll}.
+     */
+    public void subscribe(final String symbol, final SubscriptionView view)
+    {
+        final long packed = Alpha.pack8(symbol.trim().toUpperCase());
+        wantedSymbols.put(packed, view);
+        granted.wantSymbol(packed, view.mask());
+        sendSubscription(SUBSCRIBE, BY_SYMBOL, packed, 0, view);
+    }
+
+    /** Subscribes to an instrument by its id (ITCH stock locate, 1..65535) with view ALL. */
     public void subscribe(final int instrumentId)
+    {
+        subscribe(instrumentId, SubscriptionView.ALL);
+    }
+
+    /**
+     * Subscribes to an instrument by its id with a view: only the ticks the view takes are delivered, at once from
+     * the stream and the shared log, and from the ring once the publisher has the request (ticks already in the
+     * ring that the view does not take are dropped). Subscribing again changes the view.
+     */
+    public void subscribe(final int instrumentId, final SubscriptionView view)
     {
         if (instrumentId < 1 || instrumentId > TickLayout.MAX_INSTRUMENT_ID)
         {
             throw new IllegalArgumentException("instrument ids are 1..65535, was " + instrumentId);
         }
-        if (!wantedInstruments.contains(instrumentId))
-        {
-            wantedInstruments.add(instrumentId);
-        }
-        granted.add(instrumentId);
-        sendSubscription(SUBSCRIBE, instrumentId, 0);
+        wantedInstruments.put(instrumentId, view);
+        granted.add(instrumentId, view.mask());
+        sendSubscription(SUBSCRIBE, instrumentId, 0, 0, view);
     }
 
     /**
@@ -744,8 +796,19 @@ public final class EgressConsumer implements AutoCloseable
      */
     public void subscribeAll()
     {
+        subscribeAll(SubscriptionView.ALL);
+    }
+
+    /**
+     * Subscribes to every instrument with a view, as {@link #subscribeAll()} does. Through the shared log every
+     * consumer reads every tick, so this SDK drops those its views do not take before the handler sees them. An
+     * instrument subscribed on its own keeps its own view as well (a tick passes if either view takes it).
+     */
+    public void subscribeAll(final SubscriptionView view)
+    {
         wantAll = true;
-        granted.all(true);
+        allView = view;
+        granted.all(true, view.mask());
         if (state == CONNECTED && context.path() == DeliveryPath.RING)
         {
             openLog();
@@ -755,7 +818,7 @@ public final class EgressConsumer implements AutoCloseable
 
     private void sendSubscriptionToAll()
     {
-        sendSubscription(SUBSCRIBE, ALL_INSTRUMENTS, 0, logFollower.isOpen() ? SHARED_LOG : 0);
+        sendSubscription(SUBSCRIBE, ALL_INSTRUMENTS, 0, logFollower.isOpen() ? SHARED_LOG : 0, allView);
     }
 
     public void unsubscribe(final String symbol)
@@ -763,22 +826,18 @@ public final class EgressConsumer implements AutoCloseable
         final long packed = Alpha.pack8(symbol.trim().toUpperCase());
         wantedSymbols.remove(packed);
         granted.unwantSymbol(packed);
-        sendSubscription(UNSUBSCRIBE, BY_SYMBOL, packed);
+        sendSubscription(UNSUBSCRIBE, BY_SYMBOL, packed, 0, SubscriptionView.ALL);
     }
 
     public void unsubscribe(final int instrumentId)
     {
-        wantedInstruments.remove(Integer.valueOf(instrumentId));
+        wantedInstruments.remove(instrumentId);
         granted.remove(instrumentId);
-        sendSubscription(UNSUBSCRIBE, instrumentId, 0);
+        sendSubscription(UNSUBSCRIBE, instrumentId, 0, 0, SubscriptionView.ALL);
     }
 
-    private void sendSubscription(final short type, final int instrument, final long symbol)
-    {
-        sendSubscription(type, instrument, symbol, 0);
-    }
-
-    private void sendSubscription(final short type, final int instrument, final long symbol, final int flags)
+    private void sendSubscription(final short type, final int instrument, final long symbol, final int flags,
+        final SubscriptionView view)
     {
         if (state != CONNECTED)
         {
@@ -786,8 +845,8 @@ public final class EgressConsumer implements AutoCloseable
         }
         granted.requested();
         subscription.wrapForEncode(scratch, 0, type);
-        subscription.instrumentId(instrument).symbol(symbol).tableSlot(-1).flags(flags);
-        send(subscription, SubscriptionFlyweight.LENGTH);
+        subscription.instrumentId(instrument).symbol(symbol).tableSlot(-1).flags(flags).view(view.code());
+        send(subscription, SubscriptionFlyweight.VIEW_LENGTH);
     }
 
     private void send(final ControlFlyweight message, final int length)
@@ -832,6 +891,45 @@ public final class EgressConsumer implements AutoCloseable
             ConsumerRegionDescriptor.tableSlotOffset(context.ringSlots(), slot), tableCopy, 0);
         view.wrap(tableCopy, 0);
         return result;
+    }
+
+    /**
+     * Reads an instrument's depth from the depth table (seqlock: never a half-written book) into a private copy and
+     * points {@code view} at it as a book of {@link #depthLevels()} levels per side; the copy stays valid until the
+     * next call. The publisher writes the table from its LEVEL ticks for instruments subscribed with a view that
+     * takes them ({@link SubscriptionView#DEPTH} or {@link SubscriptionView#ALL}) and given a table slot.
+     *
+     * @return {@link TopOfBookReader#READ}, {@link TopOfBookReader#EMPTY} (never written), {@link TopOfBookReader#BUSY},
+     *         or -2 when the instrument has no table slot or there is no depth table (not connected, this consumer's
+     *         {@link ConsumerContext#depthLevels()} or the publisher's depth is 0).
+     */
+    public int depth(final int instrumentId, final DepthBook view)
+    {
+        final int slot = granted.tableSlot(instrumentId);
+        if (slot < 0 || state != CONNECTED || slot >= context.tableSlots() || depthLevels == 0)
+        {
+            return -2;
+        }
+        final int length = DepthTableDescriptor.slotLength(context.depthLevels());
+        final int result = tableReader.read(region.buffer(), ConsumerRegionDescriptor.depthSlotOffset(
+            context.ringSlots(), context.tableSlots(), context.depthLevels(), slot), length, depthCopy, 0);
+        view.wrap(depthCopy, DepthTableDescriptor.BOOK_OFFSET, depthLevels);
+        return result;
+    }
+
+    /**
+     * @return levels per side of {@link #depth(int, DepthBook)}: the lesser of this consumer's and the publisher's
+     *         depth, 0 when either keeps none or before connecting.
+     */
+    public int depthLevels()
+    {
+        return depthLevels;
+    }
+
+    /** @return gateway sequence of the last change of the depth read by the last {@link #depth} call. */
+    public long depthSequence()
+    {
+        return depthCopy.getLong(DepthTableDescriptor.GATEWAY_SEQUENCE_OFFSET);
     }
 
     /** @return bytes of one table record ({@link TopOfBookDescriptor#LENGTH}). */

@@ -3,15 +3,15 @@ package io.mdgate.egress.protocol;
 /**
  * Layout of the region a consumer registers for the gateway to write into with one-sided writes: a header, the
  * gateway's lap notice, the ring of that consumer's filtered ticks with one stamp per slot, and its top-of-book
- * table. The consumer writes the header once, before announcing the region; everything else is written by the
- * gateway.
+ * table, and its depth table (when it asked for depth). The consumer writes the header once, before announcing the
+ * region; everything else is written by the gateway.
  * <pre>
  *  0     +---------------------------------------------------------------+
  *        |                     magic "MDGCONS1"                          |
  *  8     +-------------------------------+-------------------------------+
  *        |  version (1)                  |  ring slots N (0 or 2^k)      |
  *  16    +-------------------------------+-------------------------------+
- *        |  table slots T                |  (reserved)                   |
+ *        |  table slots T                |  depth levels L (0: none)     |
  *  64    +---------------------------------------------------------------+
  *        |  lap position: ring position at which the gateway stopped     |  written by the gateway,
  *        |  writing because this consumer was a whole ring behind; -1    |  own cache line
@@ -27,6 +27,10 @@ package io.mdgate.egress.protocol;
  *        |  table slot 0: {@link TopOfBookDescriptor} (64 bytes)          |
  *        |  ...                                                          |
  *        |  table slot T-1                                               |
+ *  depth +---------------------------------------------------------------+  only when L > 0
+ *        |  depth slot 0: {@link DepthTableDescriptor} of depth L         |
+ *        |  ...          (the instrument of table slot k has depth slot k) |
+ *        |  depth slot T-1                                               |
  *        +---------------------------------------------------------------+
  * </pre>
  * Ring position {@code p} (0, 1, 2, ... for the life of a connection) lives in slot {@code p mod N}. Its stamp holds
@@ -43,6 +47,7 @@ public final class ConsumerRegionDescriptor
     public static final int VERSION_OFFSET = 8;
     public static final int RING_SLOTS_OFFSET = 12;
     public static final int TABLE_SLOTS_OFFSET = 16;
+    public static final int DEPTH_LEVELS_OFFSET = 20;
     public static final int LAP_POSITION_OFFSET = 64;
     public static final int SLOTS_OFFSET = 128;
     public static final int SLOT_LENGTH = 64;
@@ -89,10 +94,27 @@ public final class ConsumerRegionDescriptor
         return tableOffset(ringSlots) + tableSlot * TopOfBookDescriptor.LENGTH;
     }
 
-    /** @return bytes of the whole region. */
+    /** @return bytes of the whole region without a depth table. */
     public static int length(final int ringSlots, final int tableSlots)
     {
         return tableOffset(ringSlots) + tableSlots * TopOfBookDescriptor.LENGTH;
+    }
+
+    /** @return bytes of the whole region with depth slots of {@code depthLevels} levels (0: none). */
+    public static long length(final int ringSlots, final int tableSlots, final int depthLevels)
+    {
+        return length(ringSlots, tableSlots) + (long)tableSlots * DepthTableDescriptor.slotLength(depthLevels);
+    }
+
+    public static int depthTableOffset(final int ringSlots, final int tableSlots)
+    {
+        return length(ringSlots, tableSlots);
+    }
+
+    public static int depthSlotOffset(final int ringSlots, final int tableSlots, final int depthLevels,
+        final int tableSlot)
+    {
+        return depthTableOffset(ringSlots, tableSlots) + tableSlot * DepthTableDescriptor.slotLength(depthLevels);
     }
 
     /** @return bytes of the ring part alone (header, slots, stamps): what the gateway stages per consumer. */

@@ -7,12 +7,15 @@ package io.mdgate.egress.protocol;
  *  header    0 type u16 | 2 protocol version u16 | 4 (reserved)
  *
  *  HELLO (1)        consumer -> publisher, first message
- *            8 ring slots i32 | 12 table slots i32 | 16 region address i64 | 24 region key i32 | 28 (reserved)
+ *            8 ring slots i32 | 12 table slots i32 | 16 region address i64 | 24 region key i32
+ *           28 depth levels i32 (levels per side of each depth table slot of the region, 0: no depth table)
  *           32 region length i64 | 40 name length u8, name (ASCII, 32) | 73 token length u8, token (64)
  *  WELCOME (2)      publisher -> consumer, authenticated
  *            8 publisher epoch i64 | 16 position address i64 | 24 position key i32 | 28 stream id i32
  *           32 position length i64 | 40 next gateway sequence i64 | 48 heartbeat interval ns i64
  *           56 heartbeat timeout ns i64 | 64 mtu i32 | 68 shared log slots i32 (0: none)
+ *           72 depth levels i32: the depth D the publisher keeps (0: none), the depth table holds min(its own, D)
+ *           76 (reserved): 80 bytes; a WELCOME of 72 bytes (before depth) means D = 0
  *  REJECT (3)       publisher -> consumer, then the publisher closes
  *            8 reason i32 | 12 text length u16 | 14 text (ASCII)
  *  SUBSCRIBE (4), UNSUBSCRIBE (5)  consumer -> publisher
@@ -22,6 +25,10 @@ package io.mdgate.egress.protocol;
  *           SUBSCRIBE all with flag SHARED_LOG: deliver through the shared tick log instead of the ring; its
  *           SUBSCRIPTION answer keeps the flag when granted, carries at 16 the log position to read from (the
  *           ring got every tick before it) and adds 32 the gateway sequence of the tick there, i64 (40 bytes)
+ *           40 view u8 (SubscriptionView: 0 ALL, 1 TOP, 2 DEPTH, 3 ORDERS) | 41 (reserved, 7): 48 bytes. A message
+ *           of 32 or 40 bytes (before views) means ALL. A view no code names is refused: SUBSCRIPTION status
+ *           INVALID, counted. The answer repeats the view granted; one without it came from a publisher that
+ *           does not filter by view.
  *  HEARTBEAT (7)    both ways
  *            8 timestamp ns i64 | 16 sequence i64 (publisher: last published; consumer: last delivered)
  *  RECOVER (8)      consumer -> publisher: ticks from..to over the control channel

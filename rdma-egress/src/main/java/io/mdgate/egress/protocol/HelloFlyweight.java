@@ -13,6 +13,7 @@ public final class HelloFlyweight extends ControlFlyweight
     private static final int TABLE_SLOTS = 12;
     private static final int REGION_ADDRESS = 16;
     private static final int REGION_KEY = 24;
+    private static final int DEPTH_LEVELS = 28;
     private static final int REGION_LENGTH = 32;
     private static final int NAME = 40;
     private static final int TOKEN = NAME + 1 + MAX_NAME_LENGTH;
@@ -43,6 +44,18 @@ public final class HelloFlyweight extends ControlFlyweight
     public HelloFlyweight tableSlots(final int value)
     {
         mutable.putInt(offset + TABLE_SLOTS, value, LE);
+        return this;
+    }
+
+    /** @return levels per side of the region's depth table slots, 0 for none (and from consumers before depth). */
+    public int depthLevels()
+    {
+        return buffer.getInt(offset + DEPTH_LEVELS, LE);
+    }
+
+    public HelloFlyweight depthLevels(final int value)
+    {
+        mutable.putInt(offset + DEPTH_LEVELS, value, LE);
         return this;
     }
 

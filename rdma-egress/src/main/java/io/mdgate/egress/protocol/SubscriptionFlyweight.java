@@ -3,7 +3,9 @@ package io.mdgate.egress.protocol;
 /**
  * SUBSCRIBE, UNSUBSCRIBE and their answer SUBSCRIPTION ({@link ControlMessageDescriptor}): an instrument by id, by
  * symbol ({@link ControlMessageDescriptor#BY_SYMBOL}) or all of them ({@link ControlMessageDescriptor#ALL_INSTRUMENTS}),
- * the table slot given and a status. Not thread-safe.
+ * the table slot given, a status and the {@link SubscriptionView view}. Messages of {@link #LENGTH} or
+ * {@link #LOG_ANSWER_LENGTH} bytes (from before views) carry no view and mean {@link SubscriptionView#ALL}; this
+ * build sends {@link #VIEW_LENGTH} bytes. Not thread-safe.
  */
 public final class SubscriptionFlyweight extends ControlFlyweight
 {
@@ -13,14 +15,35 @@ public final class SubscriptionFlyweight extends ControlFlyweight
     private static final int STATUS = 24;
     private static final int FLAGS = 28;
     private static final int NEXT_SEQUENCE = 32;
+    private static final int VIEW = 40;
+    /** Length of the messages before the shared log and views: no next sequence, no view (view ALL). */
     public static final int LENGTH = 32;
     /** Length of a SUBSCRIPTION granting every instrument through the shared log: it adds the next sequence. */
     public static final int LOG_ANSWER_LENGTH = 40;
+    /** Length of every message this build sends: it adds the view (next sequence 0 where it does not apply). */
+    public static final int VIEW_LENGTH = 48;
 
     @Override
     public int length()
     {
-        return LENGTH;
+        return VIEW_LENGTH;
+    }
+
+    /**
+     * @param length of the message received.
+     * @return the view's code ({@link SubscriptionView#code()}), {@link SubscriptionView#ALL}'s for a message too
+     *         short to carry one; a code no view has is the caller's to refuse.
+     */
+    public int viewCode(final int length)
+    {
+        return length >= VIEW_LENGTH ? buffer.getByte(offset + VIEW) & 0xFF : SubscriptionView.ALL.code();
+    }
+
+    /** Sets the view's code; the message must then be sent with {@link #VIEW_LENGTH} bytes. */
+    public SubscriptionFlyweight view(final int code)
+    {
+        mutable.putByte(offset + VIEW, (byte)code);
+        return this;
     }
 
     public int instrumentId()

@@ -37,6 +37,19 @@ public final class TopOfBookReader
      */
     public int read(final AtomicBuffer table, final int offset, final MutableDirectBuffer dst, final int dstOffset)
     {
+        return read(table, offset, TopOfBookDescriptor.LENGTH, dst, dstOffset);
+    }
+
+    /**
+     * Reads a seqlocked slot of any length whose first 8 bytes are its version, as a depth table slot
+     * ({@link DepthTableDescriptor}).
+     *
+     * @param length bytes of the slot, version included.
+     * @return {@link #READ}, {@link #EMPTY} or {@link #BUSY}.
+     */
+    public int read(final AtomicBuffer table, final int offset, final int length, final MutableDirectBuffer dst,
+        final int dstOffset)
+    {
         for (int i = 0; i < attempts; i++)
         {
             final long before = table.getLongVolatile(offset + TopOfBookDescriptor.VERSION_OFFSET);
@@ -46,7 +59,7 @@ public final class TopOfBookReader
             }
             if ((before & 1) == 0)
             {
-                table.getBytes(offset, dst, dstOffset, TopOfBookDescriptor.LENGTH);
+                table.getBytes(offset, dst, dstOffset, length);
                 VarHandle.loadLoadFence();
                 if (table.getLongVolatile(offset + TopOfBookDescriptor.VERSION_OFFSET) == before)
                 {

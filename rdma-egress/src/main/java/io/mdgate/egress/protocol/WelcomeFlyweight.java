@@ -17,12 +17,32 @@ public final class WelcomeFlyweight extends ControlFlyweight
     private static final int HEARTBEAT_TIMEOUT = 56;
     private static final int MTU = 64;
     private static final int SHARED_LOG_SLOTS = 68;
+    private static final int DEPTH_LEVELS = 72;
+    /** Length of a WELCOME from before depth tables: the shortest a consumer accepts (depth levels 0). */
     public static final int LENGTH = 72;
+    /** Length of the WELCOME this build sends: it adds the publisher's depth levels. */
+    public static final int DEPTH_LENGTH = 80;
 
     @Override
     public int length()
     {
-        return LENGTH;
+        return DEPTH_LENGTH;
+    }
+
+    /**
+     * @param length of the message received.
+     * @return the depth D the publisher keeps per side and instrument, 0 when none or from a WELCOME of
+     *         {@link #LENGTH} bytes.
+     */
+    public int depthLevelsIn(final int length)
+    {
+        return length >= DEPTH_LENGTH ? buffer.getInt(offset + DEPTH_LEVELS, LE) : 0;
+    }
+
+    public WelcomeFlyweight depthLevels(final int value)
+    {
+        mutable.putInt(offset + DEPTH_LEVELS, value, LE);
+        return this;
     }
 
     public long publisherEpoch()

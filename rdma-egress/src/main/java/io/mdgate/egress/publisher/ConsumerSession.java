@@ -2,9 +2,11 @@ package io.mdgate.egress.publisher;
 
 import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
 import io.mdgate.egress.protocol.ControlFlyweight;
+import io.mdgate.egress.protocol.DepthTableWriter;
 import io.mdgate.egress.protocol.PositionRegionDescriptor;
 import io.mdgate.egress.protocol.RingWriter;
 import io.mdgate.egress.protocol.TableWriter;
+import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.egress.transport.ControlChannel;
 import io.mdgate.egress.transport.MemoryRegion;
 import io.mdgate.egress.transport.RemoteRegion;
@@ -39,6 +41,7 @@ final class ConsumerSession
     final MemoryRegion messageRegion;
     final RingWriter ring;
     final TableWriter table;
+    final DepthTableWriter depthTable;
     final Subscriptions subscriptions;
     final ControlRecovery controlRecovery = new ControlRecovery();
     private final AtomicBuffer positions;
@@ -83,6 +86,7 @@ final class ConsumerSession
         this.positions = positionRegion.buffer();
         this.ring = new RingWriter(staging);
         this.table = new TableWriter(maxTableSlots);
+        this.depthTable = new DepthTableWriter(maxTableSlots);
         this.subscriptions = new Subscriptions(maxInstruments, maxTableSlots);
         this.flushSlots = flushSlots;
     }
@@ -92,7 +96,7 @@ final class ConsumerSession
      * Unauthenticated connections never reach a session: they wait in {@link SessionControl}.
      */
     void activate(final String name, final ControlChannel channel, final RemoteRegion remote, final int ringSlots,
-        final int tableSlots, final long nowNanos)
+        final int tableSlots, final int depthLevels, final int publisherDepth, final long nowNanos)
     {
         this.name = name;
         this.channel = channel;
@@ -108,6 +112,7 @@ final class ConsumerSession
             ring.attach(remote, ringSlots);
         }
         table.attach(remote, ringSlots, tableSlots);
+        depthTable.attach(remote, ringSlots, tableSlots, depthLevels, Math.min(depthLevels, publisherDepth));
         subscriptions.reset(tableSlots);
         controlRecovery.clear();
         remote.writeLong(ConsumerRegionDescriptor.LAP_POSITION_OFFSET, ConsumerRegionDescriptor.NOT_LAPPED);
@@ -141,7 +146,8 @@ final class ConsumerSession
      */
     boolean onLiveTick(final DirectBuffer buffer, final int offset, final int instrument)
     {
-        if (readsLog || ringState != RING_LIVE || ringSlots == 0 || !subscriptions.accepts(instrument))
+        if (readsLog || ringState != RING_LIVE || ringSlots == 0 ||
+            !subscriptions.accepts(instrument, buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET)))
         {
             return true;
         }
@@ -278,6 +284,7 @@ final class ConsumerSession
         }
         ring.detach();
         table.detach();
+        depthTable.detach();
         channel = null;
         remote = null;
         name = null;

@@ -2,6 +2,8 @@ package io.mdgate.egress.publisher;
 
 import io.mdgate.core.counters.PrivateCounters;
 import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.tick.sbe.EventType;
+import io.mdgate.core.tick.sbe.TickFlagsEncoder;
 import io.mdgate.egress.TickSource;
 import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
 import io.mdgate.egress.protocol.PositionRegionDescriptor;
@@ -48,6 +50,10 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
 {
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final int MESSAGE_REGION_LENGTH = 65536;
+    private static final byte LEVEL = (byte)EventType.LEVEL.value();
+    private static final byte SESSION = (byte)EventType.SESSION.value();
+    private static final short LAST_IN_MESSAGE = TickFlagsEncoder.lastInMessage((short)0, true);
+    private static final int NO_DEPTH_PENDING = -1;
 
     private final PublisherContext context;
     private final NanoClock nanoClock;
@@ -61,6 +67,7 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     private final StreamBatcher batcher;
     private final SharedLogWriter logWriter;
     private final InstrumentRecords records;
+    private final DepthRecords depth;
     private final ConsumerSession[] sessions;
     private final ConsumerSession[] active;
     private final ControlServer server;
@@ -68,6 +75,8 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     private final SessionRecovery recovery;
     private final RecoveryBudget budget;
     private int activeCount;
+    /** Instrument whose depth changed and is not written into the tables yet: written at its message's end. */
+    private int depthPending = NO_DEPTH_PENDING;
     private int logReaders;
     private int recoveryCursor;
     private long lastSequence;
@@ -99,6 +108,9 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             records = new InstrumentRecords(
                 register(InstrumentRecords.regionLength(context.maxInstruments()), RegionAccess.LOCAL),
                 context.maxInstruments());
+            depth = context.depthLevels() == 0 ? null : new DepthRecords(
+                register(DepthRecords.regionLength(context.maxInstruments(), context.depthLevels()), RegionAccess.LOCAL),
+                context.maxInstruments(), context.depthLevels());
             publication = track(transport.addPublication(context.streamId()));
             batcher = new StreamBatcher(publication,
                 register(StreamBatcher.regionLength(transport.mtu()), RegionAccess.LOCAL), context.epochClock(),
@@ -188,6 +200,15 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
         final int instrument = buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
         final byte eventType = buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET);
         final boolean recordChanged = records.apply(buffer, offset, instrument, eventType);
+        if (depthPending != NO_DEPTH_PENDING && instrument != depthPending)
+        {
+            flushDepth();
+        }
+        if (eventType == LEVEL && null != depth && depth.apply(buffer, offset, instrument))
+        {
+            depthPending = instrument;
+        }
+        final boolean depthCleared = eventType == SESSION && null != depth && depth.clearAll(buffer, offset) > 0;
         final ConsumerSession[] active = this.active;
         for (int i = 0, count = activeCount; i < count; i++)
         {
@@ -196,10 +217,33 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             {
                 onRecordChanged(session, buffer, offset, instrument);
             }
+            if (depthCleared)
+            {
+                rewriteDepth(session);
+            }
             if (!session.onLiveTick(buffer, offset, instrument) && !session.closeRequested)
             {
                 control.lapped(session);
             }
+        }
+        if (depthPending != NO_DEPTH_PENDING &&
+            (buffer.getShort(offset + TickLayout.FLAGS_OFFSET, LE) & LAST_IN_MESSAGE) != 0)
+        {
+            flushDepth();
+        }
+    }
+
+    /**
+     * Writes the pending instrument's depth into the table of every consumer that takes it: once per ITCH message
+     * (at its last tick), or sooner when a tick of another instrument or the end of the duty cycle comes first.
+     */
+    private void flushDepth()
+    {
+        final int instrument = depthPending;
+        depthPending = NO_DEPTH_PENDING;
+        for (int i = 0, count = activeCount; i < count; i++)
+        {
+            onDepthChanged(active[i], instrument);
         }
     }
 
@@ -214,6 +258,49 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
         if (session.subscriptions.pendingSymbols() > 0)
         {
             control.onSymbol(session, buffer.getLong(offset + TickLayout.ORDER_REFERENCE_OFFSET, LE), instrument);
+        }
+    }
+
+    private void onDepthChanged(final ConsumerSession session, final int instrument)
+    {
+        final int slot = session.subscriptions.tableSlot(instrument);
+        if (slot != Subscriptions.NO_SLOT)
+        {
+            writeDepth(session, slot, instrument);
+        }
+    }
+
+    /** Writes every depth slot of the session (after the books were emptied at a new session). */
+    private void rewriteDepth(final ConsumerSession session)
+    {
+        if (session.depthTable.levels() == 0)
+        {
+            return;
+        }
+        for (int slot = 0, slots = session.subscriptions.tableSlots(); slot < slots; slot++)
+        {
+            final int instrument = session.subscriptions.instrumentOfSlot(slot);
+            if (instrument != Subscriptions.NO_SLOT)
+            {
+                writeDepth(session, slot, instrument);
+            }
+        }
+    }
+
+    /** Writes the instrument's depth into its slot of the session's depth table, if it has one and takes levels. */
+    void writeDepth(final ConsumerSession session, final int slot, final int instrument)
+    {
+        if (null == depth || session.depthTable.levels() == 0 || !session.subscriptions.takesLevels(instrument))
+        {
+            return;
+        }
+        if (session.depthTable.write(slot, depth.region(), depth.recordOffset(instrument)) == TransportResult.OK)
+        {
+            counters.depthWrites.incrementRelease();
+        }
+        else
+        {
+            counters.ringWriteFailures.incrementRelease();
         }
     }
 
@@ -246,6 +333,10 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             work += tickSource.poll(this, inputLimit);
         }
         work += batcher.doWork(now);
+        if (depthPending != NO_DEPTH_PENDING)
+        {
+            flushDepth();
+        }
         for (int i = 0, count = activeCount; i < count; i++)
         {
             active[i].flushRing();
@@ -289,6 +380,10 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     public void flush()
     {
         batcher.flush(nowNanos);
+        if (depthPending != NO_DEPTH_PENDING)
+        {
+            flushDepth();
+        }
         for (int i = 0, count = activeCount; i < count; i++)
         {
             active[i].flushRing();

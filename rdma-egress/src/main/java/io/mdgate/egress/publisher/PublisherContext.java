@@ -1,6 +1,7 @@
 package io.mdgate.egress.publisher;
 
 import io.mdgate.core.counters.CounterAllocator;
+import io.mdgate.core.depth.DepthBook;
 import io.mdgate.egress.EventLog;
 import io.mdgate.egress.RecoverySource;
 import io.mdgate.egress.TickSource;
@@ -28,6 +29,8 @@ public final class PublisherContext
     public static final int DEFAULT_MAX_RING_SLOTS = 16384;
     public static final int DEFAULT_SHARED_LOG_SLOTS = 1 << 18;
     public static final int DEFAULT_MAX_TABLE_SLOTS = 1024;
+    /** Levels per side the depth table keeps per instrument, from the LEVEL ticks. */
+    public static final int DEFAULT_DEPTH_LEVELS = 10;
     public static final int DEFAULT_MAX_INSTRUMENTS = 65536;
     public static final long DEFAULT_BATCH_BUDGET_NANOS = TimeUnit.MICROSECONDS.toNanos(5);
     public static final int DEFAULT_RING_FLUSH_SLOTS = 16;
@@ -61,6 +64,7 @@ public final class PublisherContext
     private int sharedLogSlots = DEFAULT_SHARED_LOG_SLOTS;
     private int maxTableSlots = DEFAULT_MAX_TABLE_SLOTS;
     private int maxInstruments = DEFAULT_MAX_INSTRUMENTS;
+    private int depthLevels = DEFAULT_DEPTH_LEVELS;
     private long batchBudgetNanos = DEFAULT_BATCH_BUDGET_NANOS;
     private int ringFlushSlots = DEFAULT_RING_FLUSH_SLOTS;
     private long streamHeartbeatNanos = DEFAULT_STREAM_HEARTBEAT_NANOS;
@@ -96,6 +100,8 @@ public final class PublisherContext
             "maxTableSlots must be 0.." + ConsumerRegionDescriptor.MAX_TABLE_SLOTS + ", was " + maxTableSlots);
         require(maxInstruments >= 2 && maxInstruments <= 65536,
             "maxInstruments must be 2..65536 (instrument ids are uint16), was " + maxInstruments);
+        require(depthLevels >= 0 && depthLevels <= DepthBook.MAX_DEPTH,
+            "depthLevels must be 0 (no depth table) .." + DepthBook.MAX_DEPTH + ", was " + depthLevels);
         require(batchBudgetNanos >= 0, "batchBudgetNanos must not be negative, was " + batchBudgetNanos);
         require(ringFlushSlots >= 1 && ringFlushSlots <= 16, "ringFlushSlots must be 1..16 (was " + ringFlushSlots +
             "): a consumer's ring is never smaller than 16 slots");
@@ -301,6 +307,24 @@ public final class PublisherContext
     public PublisherContext maxInstruments(final int maxInstruments)
     {
         this.maxInstruments = maxInstruments;
+        return this;
+    }
+
+    /** @return levels per side the depth table keeps per instrument (0: none); announced in WELCOME. */
+    public int depthLevels()
+    {
+        return depthLevels;
+    }
+
+    /**
+     * Sets D, the levels per side kept per instrument from the LEVEL ticks and written into consumers' depth tables
+     * (0 to {@value DepthBook#MAX_DEPTH}; 0 keeps none). It should be the normalizer's depth: a larger one holds no
+     * more than the ticks describe, a smaller one only the top of it. The records take
+     * {@code maxInstruments x DepthTableDescriptor.slotLength(D)} bytes of registered memory (28 MiB at the defaults).
+     */
+    public PublisherContext depthLevels(final int depthLevels)
+    {
+        this.depthLevels = depthLevels;
         return this;
     }
 

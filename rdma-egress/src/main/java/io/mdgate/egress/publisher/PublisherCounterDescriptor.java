@@ -64,7 +64,11 @@ public enum PublisherCounterDescriptor implements CounterDescriptor
     /** Ticks written into the shared log, one per tick whatever the number of its readers. */
     SHARED_LOG_TICKS("shared_log_ticks", CounterType.TOTAL),
     /** Control messages refused as malformed. */
-    MALFORMED_CONTROL_MESSAGES("malformed_control_messages", CounterType.TOTAL);
+    MALFORMED_CONTROL_MESSAGES("malformed_control_messages", CounterType.TOTAL),
+    /** Depth table writes. */
+    DEPTH_WRITES("depth_writes", CounterType.TOTAL),
+    /** SUBSCRIBE or UNSUBSCRIBE messages refused because their view byte names no view. */
+    INVALID_VIEWS("invalid_views", CounterType.TOTAL);
 
     /** The prefix of every label. */
     public static final String PREFIX = "egress.";

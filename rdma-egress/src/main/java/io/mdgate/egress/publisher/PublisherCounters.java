@@ -31,6 +31,8 @@ public final class PublisherCounters
     final AtomicCounter ringTicksStaged;
     final AtomicCounter sharedLogTicks;
     final AtomicCounter malformedControlMessages;
+    final AtomicCounter depthWrites;
+    final AtomicCounter invalidViews;
     final AtomicCounter refusalsNotLogged;
     final AtomicCounter lastSequence;
     final AtomicCounter consumers;
@@ -70,6 +72,8 @@ public final class PublisherCounters
         ringTicksStaged = all[PublisherCounterDescriptor.RING_TICKS_STAGED.ordinal()];
         sharedLogTicks = all[PublisherCounterDescriptor.SHARED_LOG_TICKS.ordinal()];
         malformedControlMessages = all[PublisherCounterDescriptor.MALFORMED_CONTROL_MESSAGES.ordinal()];
+        depthWrites = all[PublisherCounterDescriptor.DEPTH_WRITES.ordinal()];
+        invalidViews = all[PublisherCounterDescriptor.INVALID_VIEWS.ordinal()];
         refusalsNotLogged = all[PublisherCounterDescriptor.REFUSALS_NOT_LOGGED.ordinal()];
         lastSequence = all[PublisherCounterDescriptor.LAST_SEQUENCE.ordinal()];
         consumers = all[PublisherCounterDescriptor.CONSUMERS.ordinal()];
@@ -193,6 +197,18 @@ public final class PublisherCounters
     public long malformedControlMessages()
     {
         return malformedControlMessages.get();
+    }
+
+    /** @return depth table writes (one per changed book and consumer subscribed to its levels, and per snapshot). */
+    public long depthWrites()
+    {
+        return depthWrites.get();
+    }
+
+    /** @return SUBSCRIBE / UNSUBSCRIBE messages refused for a view byte that names no view. */
+    public long invalidViews()
+    {
+        return invalidViews.get();
     }
 
     /** @return connections closed because no valid HELLO arrived within the HELLO timeout. */

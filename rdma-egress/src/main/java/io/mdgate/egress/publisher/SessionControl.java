@@ -1,5 +1,6 @@
 package io.mdgate.egress.publisher;
 
+import io.mdgate.core.depth.DepthBook;
 import io.mdgate.egress.EventLog;
 import io.mdgate.egress.PeerText;
 import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
@@ -9,6 +10,7 @@ import io.mdgate.egress.protocol.HelloFlyweight;
 import io.mdgate.egress.protocol.RejectFlyweight;
 import io.mdgate.egress.protocol.SequenceRangeFlyweight;
 import io.mdgate.egress.protocol.SubscriptionFlyweight;
+import io.mdgate.egress.protocol.SubscriptionView;
 import io.mdgate.egress.protocol.WelcomeFlyweight;
 import io.mdgate.egress.transport.ControlChannel;
 import io.mdgate.egress.transport.ControlMessageHandler;
@@ -255,8 +257,16 @@ final class SessionControl implements ControlMessageHandler
                 if (length >= SubscriptionFlyweight.LENGTH)
                 {
                     subscription.wrap(buffer, offset);
+                    final SubscriptionView view = SubscriptionView.of(subscription.viewCode(length));
+                    if (null == view)
+                    {
+                        counters.invalidViews.incrementRelease();
+                        reply(session, subscription.instrumentId(), Subscriptions.NO_SLOT, subscription.symbol(),
+                            INVALID, subscription.viewCode(length));
+                        return;
+                    }
                     onSubscription(session, type == SUBSCRIBE, subscription.instrumentId(), subscription.symbol(),
-                        subscription.flags());
+                        subscription.flags(), view);
                     return;
                 }
                 break;
@@ -321,14 +331,16 @@ final class SessionControl implements ControlMessageHandler
         }
         final int ringSlots = hello.ringSlots();
         final int tableSlots = hello.tableSlots();
+        final int depthLevels = hello.depthLevels();
         final RemoteKey key = hello.region();
         if (!ConsumerRegionDescriptor.validRingSlots(ringSlots) || (ringSlots > 0 && ringSlots < 16) ||
             ringSlots > context.maxRingSlots() || tableSlots < 0 || tableSlots > context.maxTableSlots() ||
-            key.length() < ConsumerRegionDescriptor.length(ringSlots, tableSlots))
+            depthLevels < 0 || depthLevels > DepthBook.MAX_DEPTH ||
+            key.length() < ConsumerRegionDescriptor.length(ringSlots, tableSlots, depthLevels))
         {
             refuse(channel, REJECT_INVALID, "ring slots must be 0 or a power of two from 16 to " +
-                context.maxRingSlots() + ", table slots at most " + context.maxTableSlots() +
-                ", and the region must hold both");
+                context.maxRingSlots() + ", table slots at most " + context.maxTableSlots() + ", depth levels 0.." +
+                DepthBook.MAX_DEPTH + ", and the region must hold them all");
             return;
         }
         final RemoteRegion remote;
@@ -349,7 +361,7 @@ final class SessionControl implements ControlMessageHandler
             logOnce("capacity", "refused consumer '" + PeerText.sanitize(name) + "': all " + sessions.length + " sessions are in use");
             return;
         }
-        session.activate(name, channel, remote, ringSlots, tableSlots, nowNanos);
+        session.activate(name, channel, remote, ringSlots, tableSlots, depthLevels, context.depthLevels(), nowNanos);
         counters.consumersWelcomed.incrementRelease();
         welcome.wrapForEncode(scratch, 0, WELCOME);
         welcome.publisherEpoch(publisher.publisherEpoch())
@@ -359,8 +371,9 @@ final class SessionControl implements ControlMessageHandler
             .heartbeatIntervalNanos(context.heartbeatIntervalNanos())
             .heartbeatTimeoutNanos(context.heartbeatTimeoutNanos())
             .mtu(context.transport().mtu())
-            .sharedLogSlots(publisher.sharedLogSlots());
-        session.send(welcome, WelcomeFlyweight.LENGTH);
+            .sharedLogSlots(publisher.sharedLogSlots())
+            .depthLevels(context.depthLevels());
+        session.send(welcome, WelcomeFlyweight.DEPTH_LENGTH);
         publisher.sessionsChanged();
         log.log("consumer '" + name + "' connected from " + channel.peer() + " (ring " + ringSlots +
             " slots, table " + tableSlots + " slots)");
@@ -382,13 +395,14 @@ final class SessionControl implements ControlMessageHandler
     }
 
     private void onSubscription(final ConsumerSession session, final boolean add, final int instrumentId,
-        final long symbol, final int flags)
+        final long symbol, final int flags, final SubscriptionView view)
     {
         final Subscriptions subscriptions = session.subscriptions;
+        final int code = view.code();
         if (instrumentId == ALL_INSTRUMENTS)
         {
-            subscriptions.subscribeAll(add);
-            onSubscriptionToAll(session, add, (flags & SHARED_LOG) != 0 && publisher.hasSharedLog());
+            subscriptions.subscribeAll(add, view.mask());
+            onSubscriptionToAll(session, add, (flags & SHARED_LOG) != 0 && publisher.hasSharedLog(), code);
             return;
         }
         int instrument = instrumentId;
@@ -400,12 +414,12 @@ final class SessionControl implements ControlMessageHandler
                 if (!add)
                 {
                     subscriptions.removePendingSymbol(symbol);
-                    reply(session, BY_SYMBOL, Subscriptions.NO_SLOT, symbol, UNSUBSCRIBED);
+                    reply(session, BY_SYMBOL, Subscriptions.NO_SLOT, symbol, UNSUBSCRIBED, code);
                 }
                 else
                 {
-                    final boolean kept = subscriptions.addPendingSymbol(symbol);
-                    reply(session, BY_SYMBOL, Subscriptions.NO_SLOT, symbol, kept ? PENDING : INVALID);
+                    final boolean kept = subscriptions.addPendingSymbol(symbol, view.mask());
+                    reply(session, BY_SYMBOL, Subscriptions.NO_SLOT, symbol, kept ? PENDING : INVALID, code);
                 }
                 return;
             }
@@ -413,17 +427,18 @@ final class SessionControl implements ControlMessageHandler
         }
         if (instrument < 1 || instrument > 0xFFFF)
         {
-            reply(session, instrumentId, Subscriptions.NO_SLOT, symbol, INVALID);
+            reply(session, instrumentId, Subscriptions.NO_SLOT, symbol, INVALID, code);
             return;
         }
         if (add)
         {
-            subscribe(session, instrument, records.contains(instrument) ? records.symbolOf(instrument) : symbol);
+            subscribe(session, instrument, records.contains(instrument) ? records.symbolOf(instrument) : symbol,
+                view);
         }
         else
         {
             subscriptions.remove(instrument);
-            reply(session, instrument, Subscriptions.NO_SLOT, symbol, UNSUBSCRIBED);
+            reply(session, instrument, Subscriptions.NO_SLOT, symbol, UNSUBSCRIBED, code);
         }
     }
 
@@ -432,7 +447,8 @@ final class SessionControl implements ControlMessageHandler
      * with the log position of the next tick: the ring holds every tick before it, the log every one from it.
      * Leaving "all" puts a log reader back on its ring, live from the next tick.
      */
-    private void onSubscriptionToAll(final ConsumerSession session, final boolean add, final boolean viaLog)
+    private void onSubscriptionToAll(final ConsumerSession session, final boolean add, final boolean viaLog,
+        final int view)
     {
         if (add && viaLog)
         {
@@ -441,8 +457,8 @@ final class SessionControl implements ControlMessageHandler
             subscription.wrapForEncode(scratch, 0, SUBSCRIPTION);
             subscription.instrumentId(ALL_INSTRUMENTS).tableSlot(Subscriptions.NO_SLOT)
                 .logPosition(publisher.sharedLogPosition()).status(SUBSCRIBED).flags(SHARED_LOG);
-            subscription.nextSequence(publisher.lastSequence() + 1);
-            session.send(subscription, SubscriptionFlyweight.LOG_ANSWER_LENGTH);
+            subscription.nextSequence(publisher.lastSequence() + 1).view(view);
+            session.send(subscription, SubscriptionFlyweight.VIEW_LENGTH);
             return;
         }
         if (session.readsLog)
@@ -450,13 +466,17 @@ final class SessionControl implements ControlMessageHandler
             session.readsLog = false;
             publisher.sessionsChanged();
         }
-        reply(session, ALL_INSTRUMENTS, Subscriptions.NO_SLOT, 0, add ? SUBSCRIBED : UNSUBSCRIBED);
+        reply(session, ALL_INSTRUMENTS, Subscriptions.NO_SLOT, 0, add ? SUBSCRIBED : UNSUBSCRIBED, view);
     }
 
-    /** Subscribes, writes the table snapshot, then answers: the answer arrives after the snapshot landed. */
-    void subscribe(final ConsumerSession session, final int instrument, final long symbol)
+    /**
+     * Subscribes with a view, writes the table snapshots (top of book, and depth when the consumer has a depth
+     * table), then answers: the answer arrives after the snapshots landed.
+     */
+    void subscribe(final ConsumerSession session, final int instrument, final long symbol,
+        final SubscriptionView view)
     {
-        session.subscriptions.add(instrument);
+        session.subscriptions.add(instrument, view.mask());
         int slot = Subscriptions.NO_SLOT;
         if (records.contains(instrument))
         {
@@ -464,26 +484,28 @@ final class SessionControl implements ControlMessageHandler
             if (slot != Subscriptions.NO_SLOT)
             {
                 publisher.writeTable(session, slot, instrument);
+                publisher.writeDepth(session, slot, instrument);
             }
         }
-        reply(session, instrument, slot, symbol, SUBSCRIBED);
+        reply(session, instrument, slot, symbol, SUBSCRIBED, view.code());
     }
 
-    /** A symbol became known: subscribe every session that was waiting for it. */
+    /** A symbol became known: subscribe every session that was waiting for it, with the view it asked for. */
     void onSymbol(final ConsumerSession session, final long symbol, final int instrument)
     {
-        if (session.subscriptions.takePendingSymbol(symbol))
+        final int mask = session.subscriptions.takePendingSymbol(symbol);
+        if (mask != 0)
         {
-            subscribe(session, instrument, symbol);
+            subscribe(session, instrument, symbol, SubscriptionView.ofMask(mask));
         }
     }
 
     private void reply(final ConsumerSession session, final int instrument, final int slot, final long symbol,
-        final int status)
+        final int status, final int view)
     {
         subscription.wrapForEncode(scratch, 0, SUBSCRIPTION);
-        subscription.instrumentId(instrument).tableSlot(slot).symbol(symbol).status(status);
-        session.send(subscription, SubscriptionFlyweight.LENGTH);
+        subscription.instrumentId(instrument).tableSlot(slot).symbol(symbol).status(status).view(view);
+        session.send(subscription, SubscriptionFlyweight.VIEW_LENGTH);
     }
 
     private void onResync(final ConsumerSession session, final long fromSequence)

@@ -215,7 +215,8 @@ final class SessionRecovery
             }
             missing += sequence - expected;
             expected = sequence + 1;
-            if (session.subscriptions.accepts(buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF))
+            if (session.subscriptions.accepts(buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF,
+                buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET)))
             {
                 session.ring.stage(buffer, offset, TickLayout.REPLAYED_FLAG);
                 staged++;
@@ -258,7 +259,8 @@ final class SessionRecovery
                 return;
             }
             final int instrument = buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
-            if (filtered && !session.subscriptions.accepts(instrument))
+            if (filtered &&
+                !session.subscriptions.accepts(instrument, buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET)))
             {
                 missing += sequence - expected;
                 expected = sequence + 1;

@@ -1,12 +1,15 @@
 package io.mdgate.egress.publisher;
 
+import io.mdgate.egress.protocol.SubscriptionView;
 import io.mdgate.egress.protocol.TickLayout;
 
 import java.util.Arrays;
 
 /**
- * One consumer's subscriptions: a bit per instrument id (or all of them), the table slot given to each subscribed
- * instrument, and symbols subscribed before the feed named them. Market-wide ticks (instrument 0) always pass.
+ * One consumer's subscriptions: the {@link SubscriptionView view} of each instrument id subscribed (as the mask of
+ * tick classes it takes, 0 when not subscribed) and of "all", the table slot given to each subscribed instrument,
+ * and symbols subscribed before the feed named them, with their views. A tick passes when the instrument's mask or
+ * the mask of "all" takes its class; market-wide ticks (instrument 0: GAP, SESSION, system events) always pass.
  * Arrays sized at start; never allocates afterwards.
  * <p>
  * Threading: the publisher's thread.
@@ -16,13 +19,14 @@ final class Subscriptions
     static final int NO_SLOT = -1;
     private static final int MAX_PENDING_SYMBOLS = 256;
 
-    private final long[] bits = new long[(TickLayout.MAX_INSTRUMENT_ID + 1) / 64];
+    private final byte[] masks = new byte[TickLayout.MAX_INSTRUMENT_ID + 1];
     private final int[] slotOfInstrument;
     private final int[] instrumentOfSlot;
     private final long[] pendingSymbols = new long[MAX_PENDING_SYMBOLS];
+    private final byte[] pendingMasks = new byte[MAX_PENDING_SYMBOLS];
     private int pendingCount;
     private int tableSlots;
-    private boolean all;
+    private int allMask;
     private int count;
 
     Subscriptions(final int maxInstruments, final int maxTableSlots)
@@ -34,36 +38,48 @@ final class Subscriptions
 
     void reset(final int tableSlots)
     {
-        Arrays.fill(bits, 0);
+        Arrays.fill(masks, (byte)0);
+        masks[TickLayout.MARKET_WIDE] = (byte)SubscriptionView.EVERY_CLASS;
         Arrays.fill(slotOfInstrument, NO_SLOT);
         Arrays.fill(instrumentOfSlot, NO_SLOT);
         this.tableSlots = tableSlots;
         pendingCount = 0;
-        all = false;
+        allMask = 0;
         count = 0;
     }
 
-    boolean accepts(final int instrument)
+    /** @return whether a tick of that instrument and event type passes. */
+    boolean accepts(final int instrument, final byte eventType)
     {
-        return all || instrument == TickLayout.MARKET_WIDE || (bits[instrument >>> 6] & (1L << instrument)) != 0;
+        return ((masks[instrument] | allMask) & SubscriptionView.classOf(eventType)) != 0;
+    }
+
+    /** @return whether the instrument's LEVEL ticks pass (its depth table slot is worth writing). */
+    boolean takesLevels(final int instrument)
+    {
+        return ((masks[instrument] | allMask) & SubscriptionView.LEVEL) != 0;
     }
 
     boolean subscribedToAll()
     {
-        return all;
+        return allMask != 0;
     }
 
-    void subscribeAll(final boolean subscribed)
+    /** Subscribes every instrument with the view's mask, or (mask ignored) unsubscribes "all". */
+    void subscribeAll(final boolean subscribed, final int mask)
     {
-        all = subscribed;
+        allMask = subscribed ? mask : 0;
     }
 
-    /** @return whether the instrument was newly added. */
-    boolean add(final int instrument)
+    /**
+     * Subscribes an instrument with a view's mask, replacing the view it had.
+     *
+     * @return whether the instrument was newly added.
+     */
+    boolean add(final int instrument, final int mask)
     {
-        final long mask = 1L << instrument;
-        final boolean added = (bits[instrument >>> 6] & mask) == 0;
-        bits[instrument >>> 6] |= mask;
+        final boolean added = masks[instrument] == 0;
+        masks[instrument] = (byte)mask;
         if (added)
         {
             count++;
@@ -74,10 +90,9 @@ final class Subscriptions
     /** Removes an instrument and frees its table slot. */
     void remove(final int instrument)
     {
-        final long mask = 1L << instrument;
-        if ((bits[instrument >>> 6] & mask) != 0)
+        if (masks[instrument] != 0)
         {
-            bits[instrument >>> 6] &= ~mask;
+            masks[instrument] = 0;
             count--;
         }
         final int slot = tableSlot(instrument);
@@ -122,13 +137,25 @@ final class Subscriptions
         return NO_SLOT;
     }
 
-    /** @return false when too many symbols are already waiting. */
-    boolean addPendingSymbol(final long symbol)
+    /** @return the instrument of a table slot, or {@link #NO_SLOT}. */
+    int instrumentOfSlot(final int slot)
+    {
+        return slot < tableSlots ? instrumentOfSlot[slot] : NO_SLOT;
+    }
+
+    int tableSlots()
+    {
+        return tableSlots;
+    }
+
+    /** @return false when too many symbols are already waiting. A symbol asked for again takes the new view. */
+    boolean addPendingSymbol(final long symbol, final int mask)
     {
         for (int i = 0; i < pendingCount; i++)
         {
             if (pendingSymbols[i] == symbol)
             {
+                pendingMasks[i] = (byte)mask;
                 return true;
             }
         }
@@ -136,6 +163,7 @@ final class Subscriptions
         {
             return false;
         }
+        pendingMasks[pendingCount] = (byte)mask;
         pendingSymbols[pendingCount++] = symbol;
         return true;
     }
@@ -146,24 +174,32 @@ final class Subscriptions
         {
             if (pendingSymbols[i] == symbol)
             {
-                pendingSymbols[i] = pendingSymbols[--pendingCount];
+                removePending(i);
                 return;
             }
         }
     }
 
-    /** @return whether the symbol was waiting (it is no longer). */
-    boolean takePendingSymbol(final long symbol)
+    /** @return the mask of the view the symbol was waiting with (it is no longer), 0 when it was not waiting. */
+    int takePendingSymbol(final long symbol)
     {
         for (int i = 0; i < pendingCount; i++)
         {
             if (pendingSymbols[i] == symbol)
             {
-                pendingSymbols[i] = pendingSymbols[--pendingCount];
-                return true;
+                final int mask = pendingMasks[i];
+                removePending(i);
+                return mask;
             }
         }
-        return false;
+        return 0;
+    }
+
+    private void removePending(final int index)
+    {
+        pendingCount--;
+        pendingSymbols[index] = pendingSymbols[pendingCount];
+        pendingMasks[index] = pendingMasks[pendingCount];
     }
 
     int pendingSymbols()

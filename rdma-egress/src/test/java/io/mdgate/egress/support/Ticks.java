@@ -67,6 +67,47 @@ public final class Ticks
         return buffer;
     }
 
+    /** @return a tick of any event type for an instrument, its other fields those of {@link #writeAdd}. */
+    public static UnsafeBuffer event(final long sequence, final int instrument, final EventType type)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        writeAdd(buffer, 0, sequence, instrument, 0);
+        ENCODER.wrap(buffer, 0).eventType(type);
+        return buffer;
+    }
+
+    /** @return a LEVEL tick: on {@code side}, the level at {@code price} now has {@code size} in {@code orders}. */
+    public static UnsafeBuffer level(final long sequence, final int instrument, final Side side, final int price,
+        final long size, final long orders, final int depth)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        writeAdd(buffer, 0, sequence, instrument, 0);
+        ENCODER.wrap(buffer, 0).eventType(EventType.LEVEL).side(side).quantity(size).matchOrNewReference(orders)
+            .orderReference(depth);
+        ENCODER.price().mantissa(price);
+        return buffer;
+    }
+
+    /** @return a GAP tick (instrument 0) declaring {@code count} messages from exchange sequence {@code first} lost. */
+    public static UnsafeBuffer gap(final long sequence, final long first, final long count)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        writeAdd(buffer, 0, sequence, 0, 0);
+        ENCODER.wrap(buffer, 0).eventType(EventType.GAP).exchangeSequence(first).matchOrNewReference(count)
+            .orderReference(0).quantity(0).side(Side.NONE);
+        return buffer;
+    }
+
+    /** @return a SESSION tick (instrument 0) starting session {@code number}. */
+    public static UnsafeBuffer session(final long sequence, final int number)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        writeAdd(buffer, 0, sequence, 0, 0);
+        ENCODER.wrap(buffer, 0).eventType(EventType.SESSION).sessionId(number).exchangeSequence(1)
+            .orderReference(0x3130303030534553L).matchOrNewReference(0x3030).quantity(0).side(Side.NONE);
+        return buffer;
+    }
+
     /** @return a market-wide SYSTEM_EVENT tick (instrument 0). */
     public static UnsafeBuffer systemEvent(final long sequence, final char code)
     {
