@@ -178,6 +178,7 @@ public final class Gateway implements AutoCloseable
             final TickReplay[] replay = new TickReplay[1];
             final PublisherContext publisherContext = new PublisherContext()
                 .transport(transport)
+                .depthLevels(config.book().depthLevels())
                 .counters(counters)
                 .firstSequence(firstSequence)
                 .eventLog(message -> err.println("mdgate run: egress: " + message))

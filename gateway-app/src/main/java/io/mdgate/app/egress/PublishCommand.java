@@ -127,8 +127,8 @@ public final class PublishCommand implements Callable<Integer>
     int maxRingSlots;
 
     @Option(names = "--depth-levels", paramLabel = "D", defaultValue = "10",
-        description = "Levels per side the depth table keeps per instrument from LEVEL ticks, 0 to 64; 0 for none " +
-            "(default ${DEFAULT-VALUE}).")
+        description = "Levels per side published as LEVEL ticks and kept in the depth table per instrument, 0 to " +
+            "64; 0 for none (default ${DEFAULT-VALUE}).")
     int depthLevels;
 
     @Option(names = "--heartbeat-timeout-ms", paramLabel = "MS", defaultValue = "5000",
@@ -292,7 +292,8 @@ public final class PublishCommand implements Callable<Integer>
             }
         };
         final MessageProcessor processor = new MessageProcessor(new Normalizer(
-            new OrderBooks(new BookContext().conclude()), new ExchangeClock(simulation.sessionDate()), tee, 1));
+            new OrderBooks(new BookContext().conclude()), new ExchangeClock(simulation.sessionDate()), tee, 1)
+            .depthLevels(depthLevels));
         final ItchSessionGenerator generator = new ItchSessionGenerator(simulation);
         final UnsafeBuffer message = new UnsafeBuffer(new byte[ItchSessionGenerator.MAX_MESSAGE_LENGTH]);
         final long start = System.nanoTime();
