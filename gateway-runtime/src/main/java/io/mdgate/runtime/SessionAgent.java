@@ -69,6 +69,7 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
     private final AtomicCounter backPressureDrops;
     private final AtomicCounter malformedMessages;
     private final AtomicCounter logOverruns;
+    private final AtomicCounter levelTicks;
     private final ControlledMessageHandler ringHandler = this::onRingPacket;
     private final PacketHandler recoveryInput = this::onRecoveryPacket;
     private long lastPublishNanos;
@@ -118,6 +119,7 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
         backPressureDrops = counters.newCounter("session.back_pressure_drops", CounterType.TOTAL);
         malformedMessages = counters.newCounter("session.malformed_messages", CounterType.TOTAL);
         logOverruns = counters.newCounter("tick_log.overruns", CounterType.TOTAL);
+        levelTicks = counters.newCounter("session.level_ticks", CounterType.TOTAL);
     }
 
     /** @return the normalizer, for a restore from the journal before the agent starts. */
@@ -260,6 +262,7 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
         backPressureDrops.setRelease(drops);
         malformedMessages.setRelease(processor.malformedCount());
         logOverruns.setRelease(log.overruns());
+        levelTicks.setRelease(normalizer.levelCount());
     }
 
     @Override

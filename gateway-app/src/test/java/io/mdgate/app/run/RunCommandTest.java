@@ -2,6 +2,18 @@ package io.mdgate.app.run;
 
 import io.mdgate.app.feed.LoopbackMulticast;
 import io.mdgate.app.sim.SimCommand;
+import io.mdgate.core.book.BookContext;
+import io.mdgate.core.book.BookSide;
+import io.mdgate.core.book.OrderBooks;
+import io.mdgate.core.depth.DepthBook;
+import io.mdgate.core.tick.BookRestore;
+import io.mdgate.core.tick.ExchangeClock;
+import io.mdgate.core.tick.Normalizer;
+import io.mdgate.core.tick.TickHandler;
+import io.mdgate.core.tick.sbe.EventType;
+import io.mdgate.core.tick.sbe.TickDecoder;
+import io.mdgate.egress.protocol.SubscriptionView;
+import io.mdgate.egress.protocol.TopOfBookReader;
 import io.mdgate.egress.consumer.ConsumerContext;
 import io.mdgate.egress.consumer.EgressConsumer;
 import io.mdgate.egress.transport.shm.ShmContext;
@@ -84,6 +96,9 @@ class RunCommandTest
         assertFalse(Files.exists(dir.resolve("counters")), "nothing started");
     }
 
+    private static final int DEPTH = 5;
+    private static final int INSTRUMENTS = 20;
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = { "run-to-completion", "pipeline" })
     @Timeout(120)
@@ -105,7 +120,7 @@ class RunCommandTest
         final Path config = dir.resolve("gw.toml");
         Files.writeString(config, LoopbackGatewayConfig.toml(dir, "run-test-" + ProcessHandle.current().pid(),
             groupA, groupB, retransmitPort, "pipeline".equals(shape) ? LoopbackGatewayConfig.twoCores() :
-            LoopbackGatewayConfig.oneCore()));
+            LoopbackGatewayConfig.oneCore()) + "\n[book]\ndepth_levels = " + DEPTH + "\n");
 
         final RunCommand run = new RunCommand();
         final CompletableFuture<Integer> gateway = CompletableFuture.supplyAsync(() -> new CommandLine(run)
@@ -117,26 +132,63 @@ class RunCommandTest
             new ConsumerContext().name("c1").token("token-1").reconnect(false));
         consumer.subscribeAll();
         final long[] received = { 0 };
+        final DepthBook[] streamed = new DepthBook[INSTRUMENTS + 1];
+        for (int i = 0; i <= INSTRUMENTS; i++)
+        {
+            streamed[i] = new DepthBook(DEPTH);
+        }
+        final TickHandler count = (buffer, offset) ->
+        {
+            received[0]++;
+            final TickDecoder tick = new TickDecoder().wrap(buffer, offset, TickDecoder.BLOCK_LENGTH,
+                TickDecoder.SCHEMA_VERSION);
+            if (tick.eventType() == EventType.LEVEL)
+            {
+                streamed[tick.instrumentId()].apply(buffer, offset);
+            }
+        };
         // The subscription takes effect when the egress agent answers it; ticks published before that are not the
         // consumer's (on a loaded host that answer can come after the feed started).
-        final long answered = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (consumer.subscriptionsAwaitingAnswer() > 0 && System.nanoTime() < answered)
+        // A second consumer takes the depth view of every instrument, with a table slot each.
+        final EgressConsumer depthConsumer = EgressConsumer.connect(new ShmTransport(new ShmContext()
+            .directory(dir.resolve("shm")).instance("run-test-" + ProcessHandle.current().pid()).conclude()),
+            new ConsumerContext().name("c2").token("token-2").reconnect(false));
+        for (int i = 1; i <= INSTRUMENTS; i++)
         {
-            consumer.poll((buffer, offset) -> received[0]++, 1024);
+            depthConsumer.subscribe(i, SubscriptionView.DEPTH);
+        }
+        final long[] orderEventsInDepthView = { 0 };
+        final TickHandler depthOnly = (buffer, offset) ->
+        {
+            final EventType type = new TickDecoder().wrap(buffer, offset, TickDecoder.BLOCK_LENGTH,
+                TickDecoder.SCHEMA_VERSION).eventType();
+            orderEventsInDepthView[0] += type == EventType.ADD || type == EventType.DELETE ? 1 : 0;
+        };
+        final Runnable poll = () ->
+        {
+            consumer.poll(count, 1024);
+            depthConsumer.poll(depthOnly, 1024);
+        };
+        final long answered = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((consumer.subscriptionsAwaitingAnswer() > 0 || depthConsumer.subscriptionsAwaitingAnswer() > 0) &&
+            System.nanoTime() < answered)
+        {
+            poll.run();
         }
         assertEquals(0, consumer.subscriptionsAwaitingAnswer(), "the publisher answered the subscription");
+        assertEquals(0, depthConsumer.subscriptionsAwaitingAnswer(), "and the depth view's");
 
         final int messages = 20_000;
         final StringWriter simOut = new StringWriter();
         // The simulator runs beside the test thread, which keeps reading, as a consumer must (a silent one is dropped).
         final CompletableFuture<Integer> sim = CompletableFuture.supplyAsync(() -> new CommandLine(new SimCommand())
             .setOut(new PrintWriter(simOut)).setErr(new PrintWriter(simOut)).execute("--messages", String.valueOf(messages), "--seed", "5",
-                "--instruments", "20", "--rate", "20000", "--send", "lo", "--group-a", groupA, "--group-b", groupB,
+                "--instruments", String.valueOf(INSTRUMENTS), "--rate", "20000", "--send", "lo", "--group-a", groupA, "--group-b", groupB,
                 "--max-idle-ms", "5", "--loss-a", "0.02", "--loss-b", "0.02", "--serve-retransmits",
                 String.valueOf(retransmitPort), "--linger-ms", "1500"));
         while (!sim.isDone())
         {
-            consumer.poll((buffer, offset) -> received[0]++, 1024);
+            poll.run();
         }
         assertEquals(0, sim.get(), simOut.toString());
 
@@ -144,18 +196,29 @@ class RunCommandTest
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (consumer.lastDeliveredSequence() < live.value("session.ticks") && System.nanoTime() < deadline)
         {
-            consumer.poll((buffer, offset) -> received[0]++, 1024);
+            poll.run();
         }
         assertEquals(live.value("session.ticks"), received[0], "the consumer got every tick; counters: " + live.values());
+        assertEquals(DEPTH, depthConsumer.depthLevels(), "the publisher keeps the depth the gateway publishes");
+        assertEquals(0, orderEventsInDepthView[0], "the depth view takes no order events");
+        final DepthBook[] tabled = new DepthBook[INSTRUMENTS + 1];
+        for (int i = 1; i <= INSTRUMENTS; i++)
+        {
+            final DepthBook view = new DepthBook();
+            assertEquals(TopOfBookReader.READ, depthConsumer.depth(i, view), "depth table of instrument " + i);
+            tabled[i] = new DepthBook(DEPTH);
+            view.copyTo(tabled[i]);
+        }
         run.stop();
         assertEquals(0, gateway.get(60, TimeUnit.SECONDS), err.toString());
         final long told = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (consumer.isConnected() && System.nanoTime() < told)
         {
-            consumer.poll((buffer, offset) -> received[0]++, 1024);
+            poll.run();
         }
         assertFalse(consumer.isConnected(), "the consumer was told the gateway stopped");
         consumer.close();
+        depthConsumer.close();
         assertTrue(out.toString().contains("mdgate run: stopped"), out.toString());
 
         try (CountersFile file = CountersFile.open(dir.resolve("counters")))
@@ -187,6 +250,29 @@ class RunCommandTest
                 assertEquals(1, replay.firstSequence());
                 assertEquals(ticks, replay.lastSequence());
                 assertEquals(ticks, replay.count());
+                assertTrue(s.value("session.level_ticks") > 1000, "the gateway published depth");
+                final OrderBooks books = new OrderBooks(new BookContext().referenceWindow(1 << 16));
+                final BookRestore rebuild = new BookRestore(new Normalizer(books,
+                    new ExchangeClock(java.time.LocalDate.of(2025, 1, 2)), (b, o) -> { }, 1));
+                replay.replay(1, ticks, rebuild);
+                for (int i = 1; i <= INSTRUMENTS; i++)
+                {
+                    for (int side = BookSide.BID; side <= BookSide.ASK; side++)
+                    {
+                        final int levels = Math.min(DEPTH, books.levelCount(i, side));
+                        final String where = "instrument " + i + " side " + side;
+                        assertEquals(levels, streamed[i].levels(side), where + ": LEVEL ticks at the consumer");
+                        assertEquals(levels, tabled[i].levels(side), where + ": the depth table");
+                        for (int d = 0; d < levels; d++)
+                        {
+                            assertEquals(books.depthPrice(i, side, d), streamed[i].price(side, d), where);
+                            assertEquals(books.depthSize(i, side, d), streamed[i].quantity(side, d), where);
+                            assertEquals(books.depthOrderCount(i, side, d), streamed[i].orders(side, d), where);
+                            assertEquals(books.depthPrice(i, side, d), tabled[i].price(side, d), where);
+                            assertEquals(books.depthSize(i, side, d), tabled[i].quantity(side, d), where);
+                        }
+                    }
+                }
             }
         }
         assertTrue(Files.size(dir.resolve("hlog").resolve("run-test-" + ProcessHandle.current().pid() +
