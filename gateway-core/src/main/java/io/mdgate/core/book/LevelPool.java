@@ -6,7 +6,7 @@ package io.mdgate.core.book;
  * side has, and in what order, is kept by {@link PriceLadders}. Free records form a stack threaded through the
  * last field.
  * <p>
- * Layout per record (index {@code level << 2}): {@code [0]} price; {@code [1]} aggregate shares; {@code [2]} book
+ * Layout per record (index {@code level * 4 + 2}): {@code [0]} price; {@code [1]} aggregate shares; {@code [2]} book
  * ({@code instrument * 2 + side}) in the high 32 bits, order count in the low 32; {@code [3]} the next free level
  * while free. Allocation-free after construction. Not thread-safe.
  */
@@ -15,6 +15,12 @@ final class LevelPool
     static final int NONE = -1;
 
     private static final long LOW = 0xFFFF_FFFFL;
+    /**
+     * Longs before the first record: an array's data starts 16 bytes into the object, and a large array (a G1
+     * humongous object) starts on a region boundary, so 2 longs put every 32-byte record inside one cache line
+     * instead of every other one straddling two.
+     */
+    private static final int PAD = 2;
 
     private final long[] records;
     private final int capacity;
@@ -24,7 +30,7 @@ final class LevelPool
     LevelPool(final int capacity)
     {
         this.capacity = capacity;
-        records = new long[capacity << 2];
+        records = new long[at(capacity) + PAD];
         clear();
     }
 
@@ -38,7 +44,7 @@ final class LevelPool
         final int level = freeHead;
         if (level != NONE)
         {
-            final int at = level << 2;
+            final int at = at(level);
             freeHead = (int)records[at + 3];
             used++;
             records[at] = price;
@@ -50,40 +56,40 @@ final class LevelPool
 
     void free(final int level)
     {
-        records[(level << 2) + 3] = freeHead & LOW;
+        records[at(level) + 3] = freeHead & LOW;
         freeHead = level;
         used--;
     }
 
     long price(final int level)
     {
-        return records[level << 2];
+        return records[at(level)];
     }
 
     long size(final int level)
     {
-        return records[(level << 2) + 1];
+        return records[at(level) + 1];
     }
 
     void addSize(final int level, final long delta)
     {
-        records[(level << 2) + 1] += delta;
+        records[at(level) + 1] += delta;
     }
 
     int book(final int level)
     {
-        return (int)(records[(level << 2) + 2] >> 32);
+        return (int)(records[at(level) + 2] >> 32);
     }
 
     int orderCount(final int level)
     {
-        return (int)records[(level << 2) + 2];
+        return (int)records[at(level) + 2];
     }
 
     /** Counts one more order of {@code shares} at the level. */
     void join(final int level, final long shares)
     {
-        final int at = level << 2;
+        final int at = at(level);
         records[at + 1] += shares;
         records[at + 2]++;
     }
@@ -91,7 +97,7 @@ final class LevelPool
     /** @return the orders left after taking one of {@code shares} off. */
     int leave(final int level, final long shares)
     {
-        final int at = level << 2;
+        final int at = at(level);
         records[at + 1] -= shares;
         return (int)--records[at + 2];
     }
@@ -110,9 +116,14 @@ final class LevelPool
     {
         for (int i = 0; i < capacity; i++)
         {
-            records[(i << 2) + 3] = (i + 1 < capacity ? i + 1 : NONE) & LOW;
+            records[at(i) + 3] = (i + 1 < capacity ? i + 1 : NONE) & LOW;
         }
         freeHead = 0;
         used = 0;
+    }
+
+    private static int at(final int record)
+    {
+        return (record << 2) + PAD;
     }
 }

@@ -17,7 +17,7 @@ import java.util.Arrays;
  * neighbour's (on a book bigger than the cache each neighbour would be one more miss). Time priority is kept as an
  * arrival number per order instead, which a caller that wants a level's queue sorts by.
  * <p>
- * Each record is 32 bytes of one {@code long[]} (index {@code order << 2}): {@code [0]} reference; {@code [1]}
+ * Each record is 32 bytes of one {@code long[]} (index {@code order * 4 + 2}): {@code [0]} reference; {@code [1]}
  * level in the high 32 bits, shares (u32) in the low 32; {@code [2]} arrival number (the next free overflow record
  * while free); {@code [3]} bit 63 set while the record holds an order, and for a window record the orders it
  * displaced in the low 32 bits. At most {@code maxOrders} orders are live at once. Allocation-free after
@@ -28,6 +28,12 @@ final class OrderPool
     static final int NONE = -1;
 
     private static final long LOW = 0xFFFF_FFFFL;
+    /**
+     * Longs before the first record: an array's data starts 16 bytes into the object, and a large array (a G1
+     * humongous object) starts on a region boundary, so 2 longs put every 32-byte record inside one cache line
+     * instead of every other one straddling two.
+     */
+    private static final int PAD = 2;
     private static final long OCCUPIED = Long.MIN_VALUE;
 
     private final long[] records;
@@ -47,7 +53,7 @@ final class OrderPool
         this.window = window;
         this.mask = window - 1;
         this.maxOrders = maxOrders;
-        records = new long[(window + maxOrders) << 2];
+        records = new long[((window + maxOrders) << 2) + PAD];
         overflow = new LongIntMap(maxOrders);
         clear();
     }
@@ -61,14 +67,14 @@ final class OrderPool
      */
     long touch(final long reference)
     {
-        return records[((int)reference & mask) << 2];
+        return records[at((int)reference & mask)];
     }
 
     /** @return the live order with that reference, or {@link #NONE}. */
     int find(final long reference)
     {
         final int order = (int)reference & mask;
-        final int at = order << 2;
+        final int at = at(order);
         final long state = records[at + 3];
         if (state < 0 && records[at] == reference)
         {
@@ -95,15 +101,15 @@ final class OrderPool
         }
         used++;
         final int slot = (int)reference & mask;
-        final int at = (slot << 2) + 3;
+        final int at = at(slot) + 3;
         if (records[at] >= 0)
         {
             records[at] |= OCCUPIED;
             return slot;
         }
         final int order = freeOverflow;
-        freeOverflow = (int)records[(order << 2) + 2];
-        records[(order << 2) + 3] = OCCUPIED;
+        freeOverflow = (int)records[at(order) + 2];
+        records[at(order) + 3] = OCCUPIED;
         overflow.insert(reference, order);
         records[at]++;
         return order;
@@ -115,20 +121,20 @@ final class OrderPool
         used--;
         if (order < window)
         {
-            records[(order << 2) + 3] &= ~OCCUPIED;
+            records[at(order) + 3] &= ~OCCUPIED;
             return;
         }
         overflow.remove(reference);
-        records[(((int)reference & mask) << 2) + 3]--;
-        records[(order << 2) + 2] = freeOverflow & LOW;
-        records[(order << 2) + 3] = 0;
+        records[at((int)reference & mask) + 3]--;
+        records[at(order) + 2] = freeOverflow & LOW;
+        records[at(order) + 3] = 0;
         freeOverflow = order;
     }
 
     /** Fills a claimed record. */
     void place(final int order, final long reference, final int level, final long shares, final long arrival)
     {
-        final int at = order << 2;
+        final int at = at(order);
         records[at] = reference;
         records[at + 1] = (long)level << 32 | (shares & LOW);
         records[at + 2] = arrival;
@@ -136,29 +142,29 @@ final class OrderPool
 
     long reference(final int order)
     {
-        return records[order << 2];
+        return records[at(order)];
     }
 
     int level(final int order)
     {
-        return (int)(records[(order << 2) + 1] >> 32);
+        return (int)(records[at(order) + 1] >> 32);
     }
 
     long shares(final int order)
     {
-        return records[(order << 2) + 1] & LOW;
+        return records[at(order) + 1] & LOW;
     }
 
     void shares(final int order, final long shares)
     {
-        final int at = (order << 2) + 1;
+        final int at = at(order) + 1;
         records[at] = (records[at] & ~LOW) | (shares & LOW);
     }
 
     /** @return the order's arrival number: a later order at the same level has a bigger one. */
     long arrival(final int order)
     {
-        return records[(order << 2) + 2];
+        return records[at(order) + 2];
     }
 
     /** @return the first live order after {@code order} in record order (start with -1), or {@link #NONE}. */
@@ -167,7 +173,7 @@ final class OrderPool
         final int end = window + maxOrders;
         for (int next = order + 1; next < end; next++)
         {
-            if (records[(next << 2) + 3] < 0)
+            if (records[at(next) + 3] < 0)
             {
                 return next;
             }
@@ -197,10 +203,15 @@ final class OrderPool
         for (int i = 0; i < maxOrders; i++)
         {
             final int order = window + i;
-            records[(order << 2) + 2] = (i + 1 < maxOrders ? order + 1 : NONE) & LOW;
+            records[at(order) + 2] = (i + 1 < maxOrders ? order + 1 : NONE) & LOW;
         }
         freeOverflow = maxOrders > 0 ? window : NONE;
         overflow.clear();
         used = 0;
+    }
+
+    private static int at(final int record)
+    {
+        return (record << 2) + PAD;
     }
 }
