@@ -64,6 +64,7 @@ public final class OrderBooks
     private long lastRemaining;
     private long arrivals;
 
+    private boolean recordTouched;
     private int touchedCount;
     private final long[] touchedPrice = new long[MAX_TOUCHED];
     private final int[] touchedLevel = new int[MAX_TOUCHED];
@@ -213,6 +214,17 @@ public final class OrderBooks
         lastSharesRemoved = orders.shares(order);
         remove(order);
         return insert(lastInstrument, lastSide, newReference, shares, price);
+    }
+
+    /**
+     * Whether operations record the levels they touch ({@link #touchedCount()} and the rest), which a depth
+     * publisher needs; off by default, as it costs a little on every operation.
+     */
+    public OrderBooks recordTouchedLevels(final boolean record)
+    {
+        recordTouched = record;
+        touchedCount = 0;
+        return this;
     }
 
     /**
@@ -577,7 +589,10 @@ public final class OrderBooks
             return OK;
         }
         final int level = orders.level(order);
-        touch(levels.price(level), level, true);
+        if (recordTouched)
+        {
+            touch(levels.price(level), level, true);
+        }
         orders.shares(order, remaining - shares);
         levels.addSize(level, -shares);
         lastSharesRemoved = shares;
@@ -600,7 +615,10 @@ public final class OrderBooks
             levelCapacityExceededCount++;
             return LEVEL_CAPACITY_EXCEEDED;
         }
-        touch(price, level, !ladders.created());
+        if (recordTouched)
+        {
+            touch(price, level, !ladders.created());
+        }
         orders.place(order, reference, level, shares, arrivals++);
         levels.join(level, shares);
         instrumentOrders[instrument]++;
@@ -613,13 +631,16 @@ public final class OrderBooks
         final int level = orders.level(order);
         instrumentOrders[levels.book(level) >> 1]--;
         final long shares = orders.shares(order);
-        final int touched = touch(levels.price(level), level, true);
+        final int touched = recordTouched ? touch(levels.price(level), level, true) : -1;
         orders.release(order, orders.reference(order));
         if (levels.leave(level, shares) == 0)
         {
             ladders.remove(level);
-            touchedLevel[touched] = NONE;
-            touchedRemovalDepth[touched] = ladders.depth();
+            if (touched >= 0)
+            {
+                touchedLevel[touched] = NONE;
+                touchedRemovalDepth[touched] = ladders.depth();
+            }
         }
     }
 

@@ -91,7 +91,11 @@ public final class BookRestore implements TickHandler
         }
         switch (type)
         {
-            case ADD, EXECUTE, EXECUTE_WITH_PRICE, CANCEL, DELETE, REPLACE -> orderEvent(type, buffer, offset);
+            case ADD, EXECUTE, EXECUTE_WITH_PRICE, CANCEL, DELETE, REPLACE ->
+            {
+                orderEvent(type, buffer, offset);
+                normalizer.markTopRestored(instrument(buffer, offset));
+            }
             case TOP_OF_BOOK -> topOfBook(buffer, offset);
             case INSTRUMENT -> instruments.symbol(instrument(buffer, offset), buffer.getLong(offset + REFERENCE_OFFSET,
                 ORDER));

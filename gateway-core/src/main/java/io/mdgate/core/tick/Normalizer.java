@@ -69,6 +69,8 @@ public final class Normalizer implements ItchMessageHandler
     private final TickBatch batch;
     private final long[] publishedTopPrice;
     private final long[] publishedTopSize;
+    /** Instruments whose published top was restored from a journal: their next order event checks both sides. */
+    private final boolean[] restoredTop;
 
     private long messageCount;
     private long topOfBookCount;
@@ -105,6 +107,7 @@ public final class Normalizer implements ItchMessageHandler
         this.batch = new TickBatch(firstGatewaySequence);
         this.publishedTopPrice = new long[books.maxInstruments() * 2];
         this.publishedTopSize = new long[books.maxInstruments() * 2];
+        this.restoredTop = new boolean[books.maxInstruments()];
         Arrays.fill(publishedTopPrice, OrderBooks.NO_PRICE);
     }
 
@@ -138,6 +141,7 @@ public final class Normalizer implements ItchMessageHandler
                 "depth levels must be between 0 and " + MAX_DEPTH_LEVELS + ", was " + levels);
         }
         depthLevels = levels;
+        books.recordTouchedLevels(levels > 0);
         return this;
     }
 
@@ -190,6 +194,7 @@ public final class Normalizer implements ItchMessageHandler
         books.clear();
         Arrays.fill(publishedTopPrice, OrderBooks.NO_PRICE);
         Arrays.fill(publishedTopSize, 0);
+        Arrays.fill(restoredTop, false);
         messagesSinceReset = 0;
     }
 
@@ -589,7 +594,17 @@ public final class Normalizer implements ItchMessageHandler
         }
         publishedTopPrice[(instrument << 1) | side] = price;
         publishedTopSize[(instrument << 1) | side] = size;
+        restoredTop[instrument] = true;
         return true;
+    }
+
+    /** Restore: the instrument's next order event compares the top of both sides with what was published. */
+    void markTopRestored(final int instrument)
+    {
+        if (instrument >= 0 && instrument < restoredTop.length)
+        {
+            restoredTop[instrument] = true;
+        }
     }
 
     private void add(final AddOrderFlyweight message, final long attribution)
@@ -808,9 +823,10 @@ public final class Normalizer implements ItchMessageHandler
     }
 
     /**
-     * Stages a top-of-book tick for each side of the instrument whose best price or size differs from the one last
-     * published. An order event moves only its own side, but both are compared: after a restart the other side's
-     * last published top may be one a torn message never got out (see {@link BookRestore}).
+     * Stages a top-of-book tick for the side the order event touched when its best price or size differs from the
+     * one last published: an order event moves only its own side. After a restart the other side's last published
+     * top may be one a torn message never got out (see {@link BookRestore}), so an instrument's first order event
+     * after a restore compares both sides.
      */
     private void topOfBook(final int instrument)
     {
@@ -818,8 +834,14 @@ public final class Normalizer implements ItchMessageHandler
         {
             return;
         }
-        topOfBook(instrument, BookSide.BID);
-        topOfBook(instrument, BookSide.ASK);
+        if (restoredTop[instrument])
+        {
+            restoredTop[instrument] = false;
+            topOfBook(instrument, BookSide.BID);
+            topOfBook(instrument, BookSide.ASK);
+            return;
+        }
+        topOfBook(instrument, books.lastSide());
     }
 
     private void topOfBook(final int instrument, final int side)
