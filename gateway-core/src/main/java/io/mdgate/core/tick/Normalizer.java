@@ -71,6 +71,8 @@ public final class Normalizer implements ItchMessageHandler
     private final long[] publishedTopSize;
     /** Instruments whose published top was restored from a journal: their next order event checks both sides. */
     private final boolean[] restoredTop;
+    /** Whether each instrument's book is crossed, kept at every change of a best price instead of read per tick. */
+    private final boolean[] crossed;
 
     private long messageCount;
     private long topOfBookCount;
@@ -108,6 +110,7 @@ public final class Normalizer implements ItchMessageHandler
         this.publishedTopPrice = new long[books.maxInstruments() * 2];
         this.publishedTopSize = new long[books.maxInstruments() * 2];
         this.restoredTop = new boolean[books.maxInstruments()];
+        this.crossed = new boolean[books.maxInstruments()];
         Arrays.fill(publishedTopPrice, OrderBooks.NO_PRICE);
     }
 
@@ -195,6 +198,7 @@ public final class Normalizer implements ItchMessageHandler
         Arrays.fill(publishedTopPrice, OrderBooks.NO_PRICE);
         Arrays.fill(publishedTopSize, 0);
         Arrays.fill(restoredTop, false);
+        Arrays.fill(crossed, false);
         messagesSinceReset = 0;
     }
 
@@ -604,6 +608,7 @@ public final class Normalizer implements ItchMessageHandler
         if (instrument >= 0 && instrument < restoredTop.length)
         {
             restoredTop[instrument] = true;
+            crossed[instrument] = books.isCrossed(instrument);
         }
     }
 
@@ -854,6 +859,10 @@ public final class Normalizer implements ItchMessageHandler
         {
             return;
         }
+        if (price != publishedTopPrice[index])
+        {
+            crossed[instrument] = books.isCrossed(instrument);
+        }
         publishedTopPrice[index] = price;
         publishedTopSize[index] = size;
         topOfBookCount++;
@@ -892,7 +901,7 @@ public final class Normalizer implements ItchMessageHandler
 
     private void publish(final int instrument)
     {
-        batch.publish(books.isCrossed(instrument), handler);
+        batch.publish(instrument >= 0 && instrument < crossed.length && crossed[instrument], handler);
     }
 
     private static Side side(final char itchSide)
