@@ -26,7 +26,11 @@ import java.nio.ByteOrder;
  * What a tick cannot carry is counted, not guessed: an order event whose price or shares the tick had to cap
  * ({@code priceRescaled}, {@code quantitySaturated}) is applied with the capped value ({@link #inexactTicks()}).
  * A message whose last ticks were lost to a crash (its event tick journaled, not its top-of-book tick) leaves the
- * published top as journaled: the next event of that instrument publishes the top that changed.
+ * published top as journaled: the next event of that instrument publishes the top that changed. Its LEVEL ticks
+ * that were lost are worked out from the rebuilt book (what the message published, less what the journal holds)
+ * and published with the next order event of that instrument, before its own, so a consumer's depth is whole
+ * again; each journaled LEVEL tick is checked against the rebuild ({@link #depthMismatches()}). Give the normalizer
+ * the depth the journaling run published: a different D leaves consumers' depth to a snapshot.
  * <p>
  * Use: {@code new Normalizer(books, clock, journal, next)}, feed the session's journaled ticks from its SESSION tick
  * to this restore's {@link #onTick}, then start the feed. Give the normalizer books of the same capacities as
@@ -66,6 +70,7 @@ public final class BookRestore implements TickHandler
     private long orderEvents;
     private long inexactTicks;
     private long topOfBookMismatches;
+    private long depthMismatches;
     private long sessions;
     private long lastExchangeSequence;
 
@@ -83,6 +88,17 @@ public final class BookRestore implements TickHandler
     public void onTick(final DirectBuffer buffer, final int offset)
     {
         ticks++;
+        if ((buffer.getShort(offset + FLAGS_OFFSET, ORDER) & TickBatch.LAST_IN_MESSAGE) != 0)
+        {
+            onTickOf(buffer, offset);
+            normalizer.messageEnded();
+            return;
+        }
+        onTickOf(buffer, offset);
+    }
+
+    private void onTickOf(final DirectBuffer buffer, final int offset)
+    {
         lastExchangeSequence = buffer.getLong(offset + EXCHANGE_SEQUENCE_OFFSET, ORDER);
         final EventType type = TYPES[buffer.getByte(offset + EVENT_TYPE_OFFSET) & 0xFF];
         if (type == null)
@@ -93,8 +109,20 @@ public final class BookRestore implements TickHandler
         {
             case ADD, EXECUTE, EXECUTE_WITH_PRICE, CANCEL, DELETE, REPLACE ->
             {
-                orderEvent(type, buffer, offset);
-                normalizer.markTopRestored(instrument(buffer, offset));
+                if (orderEvent(type, buffer, offset))
+                {
+                    normalizer.markTopRestored(books.lastInstrument());
+                    normalizer.expectDepth();
+                }
+            }
+            case LEVEL ->
+            {
+                if (!normalizer.journaledLevel(price(buffer, offset),
+                    buffer.getInt(offset + QUANTITY_OFFSET, ORDER) & 0xFFFF_FFFFL,
+                    buffer.getLong(offset + MATCH_OFFSET, ORDER), buffer.getLong(offset + REFERENCE_OFFSET, ORDER)))
+                {
+                    depthMismatches++;
+                }
             }
             case TOP_OF_BOOK -> topOfBook(buffer, offset);
             case INSTRUMENT -> instruments.symbol(instrument(buffer, offset), buffer.getLong(offset + REFERENCE_OFFSET,
@@ -108,7 +136,7 @@ public final class BookRestore implements TickHandler
             }
             default ->
             {
-                // trades, status, gap and LEVEL ticks do not touch the books (LEVEL only describes them)
+                // trades, status and gap ticks do not touch the books
             }
         }
     }
@@ -143,6 +171,12 @@ public final class BookRestore implements TickHandler
         return topOfBookMismatches;
     }
 
+    /** @return LEVEL ticks that are not the ones the rebuilt book gives at that point: 0 when the rebuild is exact. */
+    public long depthMismatches()
+    {
+        return depthMismatches;
+    }
+
     /** @return SESSION ticks seen (each emptied the books). */
     public long sessions()
     {
@@ -155,12 +189,13 @@ public final class BookRestore implements TickHandler
         return lastExchangeSequence;
     }
 
-    private void orderEvent(final EventType type, final DirectBuffer buffer, final int offset)
+    /** @return whether the event was applied to the books. */
+    private boolean orderEvent(final EventType type, final DirectBuffer buffer, final int offset)
     {
         final short flags = buffer.getShort(offset + FLAGS_OFFSET, ORDER);
         if ((flags & TickBatch.UNKNOWN_ORDER) != 0)
         {
-            return;
+            return false;
         }
         if ((flags & CAPPED) != 0)
         {
@@ -179,6 +214,7 @@ public final class BookRestore implements TickHandler
             default -> books.replace(reference, buffer.getLong(offset + MATCH_OFFSET, ORDER), shares,
                 price(buffer, offset));
         }
+        return true;
     }
 
     private void topOfBook(final DirectBuffer buffer, final int offset)

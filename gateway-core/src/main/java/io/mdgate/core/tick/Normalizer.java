@@ -89,6 +89,14 @@ public final class Normalizer implements ItchMessageHandler
     private final int[] depthOrders = new int[MAX_DEPTH_TICKS];
     private final int[] depthAt = new int[MAX_DEPTH_TICKS];
     private final int[] depthKey = new int[MAX_DEPTH_TICKS];
+    private final long[] pendingPrice = new long[MAX_DEPTH_TICKS];
+    private final long[] pendingSize = new long[MAX_DEPTH_TICKS];
+    private final int[] pendingOrders = new int[MAX_DEPTH_TICKS];
+    private final int[] pendingAt = new int[MAX_DEPTH_TICKS];
+    private int pendingDepth;
+    private int pendingFirst;
+    private int pendingInstrument = OrderBooks.NONE;
+    private int pendingSide;
 
     /**
      * @param books                the books to keep; their capacities bound the instruments with top-of-book ticks.
@@ -199,6 +207,8 @@ public final class Normalizer implements ItchMessageHandler
         Arrays.fill(publishedTopSize, 0);
         Arrays.fill(restoredTop, false);
         Arrays.fill(crossed, false);
+        pendingDepth = 0;
+        pendingFirst = 0;
         messagesSinceReset = 0;
     }
 
@@ -675,11 +685,30 @@ public final class Normalizer implements ItchMessageHandler
      */
     private void depth(final int instrument)
     {
+        if (pendingDepth > 0 && pendingInstrument == instrument)
+        {
+            publishPendingDepth();
+        }
+        final int upserts = stageDepth(instrument);
+        final int side = books.lastSide();
+        for (int i = 0; i < upserts; i++)
+        {
+            levelCount++;
+            final TickEncoder tick = batch.add(EventType.LEVEL, instrument);
+            tick.side(bookSide(side)).orderReference(depthAt[i]).matchOrNewReference(depthOrders[i]);
+            batch.price(depthPrice[i]);
+            batch.quantity(depthSize[i]);
+        }
+    }
+
+    /** @return LEVEL ticks staged for the order event just applied (see {@link #depth}), 0 when none. */
+    private int stageDepth(final int instrument)
+    {
         final int levels = depthLevels;
         final int touched = books.touchedCount();
         if (levels == 0 || instrument == OrderBooks.NONE || touched == 0)
         {
-            return;
+            return 0;
         }
         final int side = books.lastSide();
         int removals = 0;
@@ -724,14 +753,72 @@ public final class Normalizer implements ItchMessageHandler
                 books.orderCountOfLevel(entering), levels - 1, levels - 1);
         }
         sortStaged(removals, upserts);
-        for (int i = 0; i < upserts; i++)
+        return upserts;
+    }
+
+    /**
+     * Restore, after the journaled event tick of an order event was applied to the books: works out the LEVEL ticks
+     * the message published, to be matched against the journaled ones ({@link #journaledLevel}); what a torn message
+     * did not get into the journal stays pending and is published with the instrument's next order event.
+     */
+    void expectDepth()
+    {
+        final int instrument = books.lastInstrument();
+        final int count = stageDepth(instrument);
+        pendingDepth = count;
+        pendingFirst = 0;
+        pendingInstrument = instrument;
+        pendingSide = books.lastSide();
+        for (int i = 0; i < count; i++)
+        {
+            pendingPrice[i] = depthPrice[i];
+            pendingSize[i] = depthSize[i];
+            pendingOrders[i] = depthOrders[i];
+            pendingAt[i] = depthAt[i];
+        }
+    }
+
+    /**
+     * Restore: a journaled LEVEL tick of the message whose depth {@link #expectDepth} worked out.
+     *
+     * @return false when it is not the one expected next (the rebuild differs from the run that journaled it).
+     */
+    boolean journaledLevel(final long price, final long size, final long orders, final long depth)
+    {
+        if (pendingFirst < pendingDepth && pendingPrice[pendingFirst] == price && pendingSize[pendingFirst] == size &&
+            pendingOrders[pendingFirst] == orders && pendingAt[pendingFirst] == depth)
+        {
+            pendingFirst++;
+            return true;
+        }
+        return false;
+    }
+
+    /** Restore: the message's last tick was journaled, so none of its LEVEL ticks was lost. */
+    void messageEnded()
+    {
+        pendingDepth = 0;
+        pendingFirst = 0;
+    }
+
+    /** @return LEVEL ticks a torn message did not journal, waiting for its instrument's next order event. */
+    public int pendingDepthTicks()
+    {
+        return pendingDepth - pendingFirst;
+    }
+
+    private void publishPendingDepth()
+    {
+        for (int i = pendingFirst; i < pendingDepth; i++)
         {
             levelCount++;
-            final TickEncoder tick = batch.add(EventType.LEVEL, instrument);
-            tick.side(bookSide(side)).orderReference(depthAt[i]).matchOrNewReference(depthOrders[i]);
-            batch.price(depthPrice[i]);
-            batch.quantity(depthSize[i]);
+            final TickEncoder tick = batch.add(EventType.LEVEL, pendingInstrument);
+            tick.side(bookSide(pendingSide)).orderReference(pendingAt[i]).matchOrNewReference(pendingOrders[i]);
+            batch.price(pendingPrice[i]);
+            batch.quantity(pendingSize[i]);
         }
+        pendingDepth = 0;
+        pendingFirst = 0;
     }
 
     /** @return the depth touched price {@code i} had before the event (its level {@code level} now, or gone). */

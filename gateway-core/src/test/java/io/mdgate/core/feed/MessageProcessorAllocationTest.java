@@ -11,7 +11,8 @@ import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.tick.sbe.TickEncoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 
 import java.lang.management.ManagementFactory;
@@ -34,8 +35,9 @@ class MessageProcessorAllocationTest
     private long tickChecksum;
     private long ticks;
 
-    @Test
-    void shouldDecodeBookAndNormalizeAMillionMessagesWithoutAllocatingAByte()
+    @ParameterizedTest(name = "depth {0}")
+    @ValueSource(ints = { 0, 10 })
+    void shouldDecodeBookAndNormalizeAMillionMessagesWithoutAllocatingAByte(final int depth)
     {
         final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
         assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "this JVM cannot count allocated bytes");
@@ -47,10 +49,10 @@ class MessageProcessorAllocationTest
         final PregeneratedPackets measured = PregeneratedPackets.generate(config(12, MEASURED_MESSAGES));
         final TickHandler handler = this::onTick;
 
-        final Pipeline warm = new Pipeline(handler);
+        final Pipeline warm = new Pipeline(handler, depth);
         warm.replay(warmUp);
         warm.replay(warmUp);
-        final Pipeline pipeline = new Pipeline(handler);
+        final Pipeline pipeline = new Pipeline(handler, depth);
         ticks = 0;
 
         final long before = threads.getCurrentThreadAllocatedBytes();
@@ -59,7 +61,8 @@ class MessageProcessorAllocationTest
         final long elapsed = System.nanoTime() - start;
         final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
 
-        System.out.println("MessageProcessorAllocationTest: " + measured.messages() + " messages in " +
+        System.out.println("MessageProcessorAllocationTest (depth " + depth + "): " + measured.messages() +
+            " messages in " +
             measured.packets() + " packets, " + ticks + " ticks, " + allocated + " bytes allocated; informally " +
             Math.round(measured.messages() * 1e9 / elapsed) + " msg/s on this (shared) host");
         assertEquals(MEASURED_MESSAGES, pipeline.processor.messageCount());
@@ -71,6 +74,8 @@ class MessageProcessorAllocationTest
         }
         assertTrue(ticks > MEASURED_MESSAGES, "every message gives at least one tick");
         assertTrue(tickChecksum != 0);
+        assertEquals(depth > 0, pipeline.normalizer.levelCount() > MEASURED_MESSAGES / 4,
+            "LEVEL ticks published: " + pipeline.normalizer.levelCount());
         assertEquals(0, allocated, "bytes allocated by the feed path in steady state");
     }
 
@@ -92,11 +97,12 @@ class MessageProcessorAllocationTest
         final OrderBooks books = new OrderBooks(new BookContext().maxOrders(1 << 17).maxLevels(1 << 16));
         final MoldUdp64PacketDecoder packets = new MoldUdp64PacketDecoder();
         final MessageProcessor processor;
+        final Normalizer normalizer;
 
-        Pipeline(final TickHandler handler)
+        Pipeline(final TickHandler handler, final int depth)
         {
-            final Normalizer normalizer = new Normalizer(
-                books, new ExchangeClock(SimulationConfig.DEFAULT_SESSION_DATE), handler, 1);
+            normalizer = new Normalizer(
+                books, new ExchangeClock(SimulationConfig.DEFAULT_SESSION_DATE), handler, 1).depthLevels(depth);
             processor = new MessageProcessor(normalizer).packetDecoder(packets);
         }
 

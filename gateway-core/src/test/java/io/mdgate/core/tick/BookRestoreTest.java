@@ -2,6 +2,7 @@ package io.mdgate.core.tick;
 
 import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.OrderBooks;
+import io.mdgate.core.depth.DepthBook;
 import io.mdgate.core.feed.MessageProcessor;
 import io.mdgate.core.sim.ItchSessionGenerator;
 import io.mdgate.core.sim.SimulationConfig;
@@ -167,6 +168,68 @@ class BookRestoreTest
         {
             assertEquals(withoutGatewaySequence(whole.tick(fromWhole + i)), withoutGatewaySequence(rest.tick(fromRest + i)),
                 "tick " + i + " after message " + m);
+        }
+    }
+
+    @Test
+    void shouldPublishTheLevelTicksATornMessageLostWithTheNextOrderEventOfItsInstrument()
+    {
+        final int depth = 5;
+        final RecordingTickHandler whole = new RecordingTickHandler();
+        day.feed(day.normalizer(whole, 1).depthLevels(depth), 1, MESSAGES);
+        int torn = 40_000;
+        while (!(isOrderEvent(whole.tick(torn)) && whole.tick(torn + 1).eventType() == EventType.LEVEL &&
+            whole.tick(torn + 2).eventType() == EventType.LEVEL))
+        {
+            torn++;
+        }
+        torn++;
+        final long k = whole.tick(torn).exchangeSequence() + 1;
+        final RecordingTickHandler rest = new RecordingTickHandler();
+        int firstLost = torn + 1;
+        final Normalizer normalizer = day.normalizer(rest, whole.tick(firstLost).gatewaySequence()).depthLevels(depth);
+        final BookRestore restore = new BookRestore(normalizer);
+        final DepthBook[] consumer = new DepthBook[64];
+        for (int i = 0; i < consumer.length; i++)
+        {
+            consumer[i] = new DepthBook(depth);
+        }
+        for (int i = 0; i <= torn; i++)
+        {
+            restore.onTick(whole.tick(i).buffer(), 0);
+            apply(consumer, whole.tick(i));
+        }
+        assertEquals(0, restore.depthMismatches(), "the journaled LEVEL ticks are the ones the rebuild gives");
+        assertTrue(normalizer.pendingDepthTicks() > 0, "the torn message lost LEVEL ticks");
+        day.feed(normalizer, k, MESSAGES);
+        for (int i = 0; i < rest.size(); i++)
+        {
+            apply(consumer, rest.tick(i));
+        }
+
+        assertEquals(0, normalizer.pendingDepthTicks(), "published with a later order event of the instrument");
+        final OrderBooks books = normalizer.books();
+        for (int instrument = 1; instrument < 64; instrument++)
+        {
+            for (int side = 0; side <= 1; side++)
+            {
+                final int levels = Math.min(depth, books.levelCount(instrument, side));
+                assertEquals(levels, consumer[instrument].levels(side), "instrument " + instrument + " side " + side);
+                for (int d = 0; d < levels; d++)
+                {
+                    assertEquals(books.depthPrice(instrument, side, d), consumer[instrument].price(side, d));
+                    assertEquals(books.depthSize(instrument, side, d), consumer[instrument].quantity(side, d));
+                    assertEquals(books.depthOrderCount(instrument, side, d), consumer[instrument].orders(side, d));
+                }
+            }
+        }
+    }
+
+    private static void apply(final DepthBook[] consumer, final TickDecoder tick)
+    {
+        if (tick.eventType() == EventType.LEVEL)
+        {
+            consumer[tick.instrumentId()].apply(tick.buffer(), 0);
         }
     }
 
