@@ -284,6 +284,29 @@ public final class OrderBooks
         return orders.touch(reference);
     }
 
+    /**
+     * Second step of a prefetch: reads the level record of the order with that reference, if its window record
+     * holds it (an order in an overflow record is skipped). Changes nothing.
+     *
+     * @return a value derived from the level, for the caller to keep.
+     */
+    public long prefetchLevel(final long reference)
+    {
+        final int level = orders.windowLevel(reference);
+        return level >= 0 && level < levels.capacity() ? levels.price(level) : 0;
+    }
+
+    /**
+     * Second step of a prefetch for an add: reads the best entry of the side ({@code instrument * 2 + side}) the add
+     * will search. Changes nothing.
+     *
+     * @return a value derived from the entry, for the caller to keep.
+     */
+    public long prefetchSide(final int book)
+    {
+        return book < maxInstruments * 2 ? ladders.bestPrice(book) : 0;
+    }
+
     /** Empties every book and the instrument directory, e.g. for a new session. Not for the hot path. */
     public void clear()
     {

@@ -70,6 +70,12 @@ final class OrderPool
         return records[at((int)reference & mask)];
     }
 
+    /** @return the level field of the reference's window record, whoever holds it (a prefetch hint only). */
+    int windowLevel(final long reference)
+    {
+        return (int)(records[at((int)reference & mask) + 1] >> 32);
+    }
+
     /** @return the live order with that reference, or {@link #NONE}. */
     int find(final long reference)
     {

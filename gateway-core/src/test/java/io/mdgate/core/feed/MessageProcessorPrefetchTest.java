@@ -40,23 +40,29 @@ class MessageProcessorPrefetchTest
         {
             final Digest plain = new Digest();
             final Digest prefetched = new Digest();
-            final OrderBooks plainBooks = run(day, window, plain, false);
-            final OrderBooks prefetchedBooks = run(day, window, prefetched, true);
+            final Digest bothSteps = new Digest();
+            final OrderBooks plainBooks = run(day, window, plain, false, MessageProcessor.LEVELS_IN_CACHE);
+            final OrderBooks prefetchedBooks = run(day, window, prefetched, true, MessageProcessor.LEVELS_IN_CACHE);
+            final OrderBooks bothStepBooks = run(day, window, bothSteps, true, 0);
 
             assertTrue(plain.ticks > MESSAGES, "every message gives at least one tick");
             assertEquals(plain.ticks, prefetched.ticks, "window " + window);
-            assertEquals(plain.hex(), prefetched.hex(), "window " + window);
+            final String expected = plain.hex();
+            assertEquals(expected, prefetched.hex(), "window " + window);
+            assertEquals(expected, bothSteps.hex(), "window " + window + ", levels prefetched too");
             assertEquals(plainBooks.orderCount(), prefetchedBooks.orderCount());
+            assertEquals(plainBooks.orderCount(), bothStepBooks.orderCount());
             assertTrue(plainBooks.orderCount() > 1000, "the session keeps orders on the book");
         }
     }
 
-    private static OrderBooks run(final byte[] day, final int window, final Digest digest, final boolean prefetch)
+    private static OrderBooks run(
+        final byte[] day, final int window, final Digest digest, final boolean prefetch, final int levelsInCache)
     {
         final OrderBooks books = new OrderBooks(new BookContext().maxOrders(1 << 16).maxLevels(1 << 14)
             .maxInstruments(256).referenceWindow(window));
         final MessageProcessor processor = new MessageProcessor(
-            new Normalizer(books, new ExchangeClock(LocalDate.of(2025, 1, 2)), digest, 1));
+            new Normalizer(books, new ExchangeClock(LocalDate.of(2025, 1, 2)), digest, 1)).levelsInCache(levelsInCache);
         final UnsafeBuffer buffer = new UnsafeBuffer(day);
         final int[] offsets = new int[PACKET];
         final int[] lengths = new int[PACKET];
