@@ -56,9 +56,9 @@ class SnapshotLateJoinTest
 
     @ParameterizedTest(name = "view {0}, path {1}, seed {2}")
     @CsvSource({ "ALL, RING, 11", "ORDERS, RING, 12", "DEPTH, RING, 13", "TOP, RING, 14", "ALL, STREAM, 15",
-        "ORDERS, STREAM, 16" })
+        "ORDERS, STREAM, 16", "ALL, LOG, 17", "DEPTH, LOG, 18" })
     void shouldGiveLateJoinersAtRandomPointsTheBooksOfAConsumerThatHadEverySequence(final SubscriptionView view,
-        final DeliveryPath path, final long seed)
+        final String path, final long seed)
     {
         final SnapshotDay day = new SnapshotDay(seed, MESSAGES);
         final int last = day.count();
@@ -68,7 +68,7 @@ class SnapshotLateJoinTest
         final long[] checkpoints = checkpoints(last, 12);
         harness = harness(List.of("full", "late0", "late1", "late2"));
         final BookModel full = new BookModel(SubscriptionView.ALL, checkpoints);
-        final EgressConsumer fullConsumer = consumer("full", DeliveryPath.RING, SubscriptionView.ALL);
+        final EgressConsumer fullConsumer = consumer("full", "RING", SubscriptionView.ALL);
         final BookModel[] late = new BookModel[joins.length];
         final EgressConsumer[] lateConsumers = new EgressConsumer[joins.length];
 
@@ -124,6 +124,10 @@ class SnapshotLateJoinTest
             }
             assertTrue(compared >= 1, who + ": compared " + compared + " checkpoints");
             assertExactlyOnceAfter(day, view, model, last, who);
+            if (path.equals("LOG"))
+            {
+                assertTrue(lateConsumers[i].readsSharedLog(), who + ": moved to the shared log");
+            }
         }
     }
 
@@ -135,7 +139,7 @@ class SnapshotLateJoinTest
         final long[] checkpoints = checkpoints(last, 40);
         harness = harness(List.of("full", "late"));
         final BookModel full = new BookModel(SubscriptionView.ALL, checkpoints);
-        final EgressConsumer fullConsumer = consumer("full", DeliveryPath.RING, SubscriptionView.ALL);
+        final EgressConsumer fullConsumer = consumer("full", "RING", SubscriptionView.ALL);
         allowedUpTo.set(last / 20);
         final Thread publisher = publishing(day, 0);
         publisher.start();
@@ -144,7 +148,7 @@ class SnapshotLateJoinTest
             fullConsumer.poll(full, 512);
         }
         final BookModel late = new BookModel(SubscriptionView.ALL, checkpoints);
-        final EgressConsumer lateConsumer = consumer("late", DeliveryPath.RING, SubscriptionView.ALL);
+        final EgressConsumer lateConsumer = consumer("late", "RING", SubscriptionView.ALL);
         allowedUpTo.set(last);
         while (harness.publisher().lastPublishedSequence() < last / 20 + 2_000)
         {
@@ -270,17 +274,28 @@ class SnapshotLateJoinTest
             context -> context.depthLevels(SnapshotDay.DEPTH).snapshotBooks(SnapshotDay.BOOKS).snapshotTicks(1 << 14));
     }
 
-    private EgressConsumer consumer(final String name, final DeliveryPath path, final SubscriptionView view)
+    /**
+     * @param path {@code RING} or {@code STREAM} (instruments 1..4 one by one with the view), or {@code LOG}: every
+     *             instrument with the view, through the shared tick log.
+     */
+    private EgressConsumer consumer(final String name, final String path, final SubscriptionView view)
     {
         final ShmTransport transport = new ShmTransport(ShmInstance.context(harness.shm().instance()));
         closeables.add(transport);
         final ConsumerContext context = new ConsumerContext().name(name).token(name + PublisherHarness.TOKEN_SUFFIX)
-            .path(path).ringSlots(1 << 12);
+            .path(path.equals("STREAM") ? DeliveryPath.STREAM : DeliveryPath.RING).ringSlots(1 << 12);
         final EgressConsumer consumer = EgressConsumer.connect(transport, context);
         closeables.add(consumer);
-        for (int i = 1; i <= SnapshotDay.INSTRUMENTS; i++)
+        if (path.equals("LOG"))
         {
-            consumer.subscribe(i, view);
+            consumer.subscribeAll(view);
+        }
+        else
+        {
+            for (int i = 1; i <= SnapshotDay.INSTRUMENTS; i++)
+            {
+                consumer.subscribe(i, view);
+            }
         }
         Await.until(name + " subscribed", 10, () ->
         {
