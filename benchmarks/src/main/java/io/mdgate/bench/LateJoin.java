@@ -79,7 +79,13 @@ public final class LateJoin
                 .snapshotTicks(1 << 22).recoveryTicksPerSecond(recoveryRate)
                 .recoveryTicksPerCycle(recoveryRate > PublisherContext.DEFAULT_RECOVERY_TICKS_PER_SECOND ? 1 << 16 :
                     PublisherContext.DEFAULT_RECOVERY_TICKS_PER_CYCLE)
-                .eventLog(message -> { });
+                .eventLog(message ->
+                {
+                    if (message.startsWith("snapshot"))
+                    {
+                        System.out.println("INFO " + message);
+                    }
+                });
             try (EgressPublisher publisher = new EgressPublisher(context))
             {
                 final long fedNanos = feed(day, file, joinAt, publisher, ticks);
@@ -244,11 +250,7 @@ public final class LateJoin
         @Override
         public void close()
         {
-            for (final UnsafeBuffer chunk : chunks)
-            {
-                BufferUtil.free(chunk);
-            }
-            chunks.clear();
+            chunks.clear(); // aligned slices: the collector frees them
         }
     }
 }

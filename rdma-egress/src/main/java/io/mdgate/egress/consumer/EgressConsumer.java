@@ -797,10 +797,15 @@ public final class EgressConsumer implements AutoCloseable
      * wait where they are (a ring or log that laps meanwhile is recovered from S + 1 as any lap is). A snapshot cut
      * by a lost connection is asked for again after reconnecting, so the application may see a partial snapshot
      * followed by a whole one (each starts with ticks of a new S); one the publisher refuses (too large, see
-     * {@link ConsumerCounters#snapshotsRefused()}) leaves live delivery as it was.
+     * {@link ConsumerCounters#snapshotsRefused()}) leaves live delivery as it was. A request while a snapshot is
+     * still coming is ignored.
      */
     public void requestSnapshot()
     {
+        if (snapshotPending)
+        {
+            return;
+        }
         snapshotIdCount = 0;
         if (state == CONNECTED)
         {
@@ -830,6 +835,10 @@ public final class EgressConsumer implements AutoCloseable
             {
                 throw new IllegalArgumentException("instrument ids are 1..65535, was " + id);
             }
+        }
+        if (snapshotPending)
+        {
+            return;
         }
         System.arraycopy(instrumentIds, 0, snapshotIds, 0, instrumentIds.length);
         snapshotIdCount = instrumentIds.length;

@@ -24,8 +24,9 @@ import java.util.Arrays;
  * live orders instead of one scan of every order per level.
  * <p>
  * Memory: what the gateway's books of the same {@link BookContext} take (their order records cover the reference
- * window and the orders, 32 bytes each; levels 32 bytes; the overflow map), plus here 4 bytes per order record
- * (arrival), 12 per order and 8 per level (the snapshot's sort and buckets): about 220 MiB at the book defaults
+ * window and the orders, 32 bytes each; levels 32 bytes; the overflow map), plus here 8 bytes per order record
+ * (arrival, place in the live list), 16 per order and 8 per level (the live list, the snapshot's sort and
+ * buckets): about 240 MiB at the book defaults
  * (4,194,304-reference window, 1,048,576 orders, 262,144 levels), measured in docs/BENCHMARKS.md. Allocated at
  * construction; never afterwards.
  * <p>
@@ -36,6 +37,7 @@ final class OrderMirror
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final byte ADD = (byte)EventType.ADD.value();
     private static final byte REPLACE = (byte)EventType.REPLACE.value();
+    private static final byte SESSION = (byte)EventType.SESSION.value();
     /** Order handles are below referenceWindow + maxOrders, at most 2^27 + 2^28. */
     private static final int ORDER_SHIFT = 29;
     private static final long ORDER_MASK = (1L << ORDER_SHIFT) - 1;
@@ -50,6 +52,10 @@ final class OrderMirror
     private final int[] bucketFill;
     private final int[] bucketed;
     private int nextArrival;
+    /** The live orders (handles), in no order, and where each sits in that list. */
+    private final int[] live;
+    private final int[] positionOf;
+    private int liveCount;
     private int collected;
 
     OrderMirror(final BookContext context)
@@ -57,6 +63,8 @@ final class OrderMirror
         books = new OrderBooks(context.conclude());
         restore = new BookRestore(new Normalizer(books, new ExchangeClock(LocalDate.EPOCH), (buffer, offset) -> { }, 1));
         arrival = new int[context.referenceWindow() + context.maxOrders()];
+        positionOf = new int[context.referenceWindow() + context.maxOrders()];
+        live = new int[context.maxOrders()];
         sortKeys = new long[books.maxOrders()];
         bucketed = new int[books.maxOrders()];
         bucketStart = new int[books.maxLevels() + 1];
@@ -69,31 +77,61 @@ final class OrderMirror
     }
 
     /**
-     * Applies a published tick of an order event or a SESSION tick (other ticks do not change the books), and stamps
-     * the order an ADD or a REPLACE put at the back of its level (not one whose reference was already live: the
-     * books refuse that one and keep the order they had).
+     * Applies a published tick of an order event or a SESSION tick (other ticks do not change the books) through the
+     * restore, and keeps the list of live orders and their arrival in step: an order an ADD or a REPLACE put at the
+     * back of its level joins it (not one whose reference was already live: the books refuse that one and keep the
+     * order they had), an order an event took off the book leaves it. Costs one or two extra look-ups by reference.
      */
     void apply(final DirectBuffer buffer, final int offset, final byte eventType)
     {
-        int order = OrderBooks.NONE;
-        long reference = 0;
-        final boolean queues = (eventType == ADD || eventType == REPLACE) &&
-            (buffer.getShort(offset + TickLayout.FLAGS_OFFSET, LE) & UNKNOWN_ORDER) == 0;
-        if (queues)
+        if (eventType == SESSION)
         {
-            reference = buffer.getLong(offset + (eventType == ADD ?
-                TickLayout.ORDER_REFERENCE_OFFSET : TickLayout.MATCH_OR_NEW_REFERENCE_OFFSET), LE);
-            order = books.order(reference);
+            restore.onTick(buffer, offset);
+            liveCount = 0;
+            return;
+        }
+        if ((buffer.getShort(offset + TickLayout.FLAGS_OFFSET, LE) & UNKNOWN_ORDER) != 0)
+        {
+            restore.onTick(buffer, offset); // counted by the restore, changes nothing
+            return;
+        }
+        final long reference = buffer.getLong(offset + TickLayout.ORDER_REFERENCE_OFFSET, LE);
+        final int before = books.order(reference);
+        long queued = 0;
+        boolean queues = false;
+        if (eventType == ADD)
+        {
+            queued = reference;
+            queues = before == OrderBooks.NONE;
+        }
+        else if (eventType == REPLACE)
+        {
+            queued = buffer.getLong(offset + TickLayout.MATCH_OR_NEW_REFERENCE_OFFSET, LE);
+            queues = books.order(queued) == OrderBooks.NONE;
         }
         restore.onTick(buffer, offset);
-        if (queues && order == OrderBooks.NONE)
+        if (eventType != ADD && before != OrderBooks.NONE && books.order(reference) == OrderBooks.NONE)
         {
-            order = books.order(reference);
+            removeLive(before);
+        }
+        if (queues)
+        {
+            final int order = books.order(queued);
             if (order != OrderBooks.NONE)
             {
                 arrival[order] = ++nextArrival;
+                positionOf[order] = liveCount;
+                live[liveCount++] = order;
             }
         }
+    }
+
+    private void removeLive(final int order)
+    {
+        final int at = positionOf[order];
+        final int last = live[--liveCount];
+        live[at] = last;
+        positionOf[last] = at;
     }
 
     /**
@@ -108,9 +146,9 @@ final class OrderMirror
         int count = 0;
         boolean first = true;
         int origin = 0;
-        for (int order = books.nextLiveOrder(OrderBooks.NONE); order != OrderBooks.NONE;
-            order = books.nextLiveOrder(order))
+        for (int i = 0; i < liveCount; i++)
         {
+            final int order = live[i];
             final int instrument = books.instrumentOfOrder(order);
             if (instrument < wanted.length && wanted[instrument])
             {
@@ -165,5 +203,11 @@ final class OrderMirror
     int collected()
     {
         return collected;
+    }
+
+    /** @return live orders in the list (the books' own count when every event was applied). */
+    int liveOrders()
+    {
+        return liveCount;
     }
 }

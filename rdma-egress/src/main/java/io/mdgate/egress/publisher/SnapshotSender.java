@@ -37,6 +37,7 @@ final class SnapshotSender
     private ConsumerSession owner;
     private long waitingSinceNanos;
     private boolean waiting;
+    private long lastBuildNanos;
     private int sent;
     private int cursor;
 
@@ -97,8 +98,10 @@ final class SnapshotSender
                 cursor = (cursor + k + 1) % sessions.length;
                 session.snapshotWanted = false;
                 final long sequence = publisher.lastSequence();
+                final long started = System.nanoTime();
                 final int built = builder.build(session.subscriptions,
                     session.snapshotIdCount < 0 ? null : session.snapshotIds, session.snapshotIdCount, sequence);
+                lastBuildNanos = System.nanoTime() - started;
                 if (built == SnapshotBuilder.TOO_LARGE)
                 {
                     counters.snapshotsRefused.incrementRelease();
@@ -107,6 +110,8 @@ final class SnapshotSender
                     refuse(session, sequence);
                     continue;
                 }
+                log.log("snapshot for consumer '" + session.name + "': " + built + " ticks at sequence " + sequence +
+                    ", built in " + lastBuildNanos / 1000 + " us");
                 session.snapshotSending = true;
                 owner = session;
                 sent = 0;
