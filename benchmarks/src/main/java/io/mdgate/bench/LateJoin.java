@@ -42,7 +42,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <pre>
  *   java -Xmx8g -cp benchmarks/target/benchmarks.jar io.mdgate.bench.LateJoin [standard|deep] [join-message]
  * </pre>
- * Replay runs at the publisher's recovery rate ({@code recoveryTicksPerSecond}, 2 million ticks/s by default) and
+ * The snapshot runs twice, the second time in a JVM whose snapshot code has run once (compiled, as in a gateway
+ * that has served one). Replay runs at the publisher's recovery rate ({@code recoveryTicksPerSecond}, 2 million ticks/s by default) and
  * again without that limit. A command-line tool: the publisher's thread is the main thread, the consumer has its
  * own.
  */
@@ -63,6 +64,7 @@ public final class LateJoin
         final UnsafeBuffer file = GeneratedItchFile.load(config).buffer();
         System.out.printf("day %s (%s), join at message %,d%n", day.parameter(), config, joinAt);
         run(day, file, joinAt, "snapshot", PublisherContext.DEFAULT_RECOVERY_TICKS_PER_SECOND);
+        run(day, file, joinAt, "snapshot-again", PublisherContext.DEFAULT_RECOVERY_TICKS_PER_SECOND);
         run(day, file, joinAt, "replay", PublisherContext.DEFAULT_RECOVERY_TICKS_PER_SECOND);
         run(day, file, joinAt, "replay-unlimited", Long.MAX_VALUE / 4);
     }
@@ -92,7 +94,7 @@ public final class LateJoin
                 final long last = publisher.lastPublishedSequence();
                 final Result result = new Result();
                 final AtomicBoolean done = new AtomicBoolean();
-                final Thread consumer = new Thread(() -> join(instance, way.equals("snapshot"), last, result, done, day),
+                final Thread consumer = new Thread(() -> join(instance, way.startsWith("snapshot"), last, result, done, day),
                     "late-consumer");
                 consumer.start();
                 long longestCycle = 0;

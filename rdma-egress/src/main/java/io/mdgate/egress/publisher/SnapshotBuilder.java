@@ -30,6 +30,7 @@ import java.util.Arrays;
  *   <li>every view: a {@code TOP_OF_BOOK} tick per side (price null and size 0 for an empty side), once the
  *       instrument had one.</li>
  * </ol>
+ * Instruments come in the order the feed first named them.
  * Every tick carries gateway sequence S and only the {@code snapshot} flag; its exchange timestamp is the state's
  * last change where the publisher keeps one (top of book, depth, the copied ticks), else 0; its receive
  * timestamp, exchange sequence and session are 0 (copied ticks keep theirs). An instrument with none of that state
@@ -61,6 +62,10 @@ final class SnapshotBuilder
     private final byte[] kept;
     private final boolean[] wanted;
     private final int[] wantedMask;
+    /** Instruments any tick has named, in the order they first appeared: the only ones a snapshot can describe. */
+    private final int[] known;
+    private final boolean[] isKnown;
+    private int knownCount;
     private final TopOfBookFlyweight record = new TopOfBookFlyweight();
     private long sequence;
     private int count;
@@ -79,6 +84,8 @@ final class SnapshotBuilder
         this.kept = new byte[maxInstruments];
         this.wanted = new boolean[maxInstruments];
         this.wantedMask = new int[maxInstruments];
+        this.known = new int[maxInstruments];
+        this.isKnown = new boolean[maxInstruments];
     }
 
     /** @return bytes allocated for a publisher of these settings, for the docs and the logs. */
@@ -90,6 +97,11 @@ final class SnapshotBuilder
     /** Keeps a published INSTRUMENT or TRADING_STATUS tick; feeds the mirror the ticks that change the books. */
     void onTick(final DirectBuffer buffer, final int offset, final int instrument, final byte eventType)
     {
+        if (instrument < maxInstruments && !isKnown[instrument])
+        {
+            isKnown[instrument] = true;
+            known[knownCount++] = instrument;
+        }
         if (eventType == INSTRUMENT || eventType == TRADING_STATUS)
         {
             if (instrument > 0 && instrument < maxInstruments)
@@ -118,22 +130,18 @@ final class SnapshotBuilder
         ordersOmitted = false;
         Arrays.fill(wanted, false);
         boolean anyOrders = false;
-        for (int instrument = 1; instrument < maxInstruments; instrument++)
-        {
-            wantedMask[instrument] = 0;
-        }
         if (null == ids)
         {
-            for (int instrument = 1; instrument < maxInstruments; instrument++)
+            for (int i = 0; i < knownCount; i++)
             {
-                anyOrders |= want(subscriptions, instrument);
+                anyOrders |= known[i] > 0 && want(subscriptions, known[i]);
             }
         }
         else
         {
             for (int i = 0; i < idCount; i++)
             {
-                if (ids[i] < maxInstruments)
+                if (ids[i] < maxInstruments && isKnown[ids[i]])
                 {
                     anyOrders |= want(subscriptions, ids[i]);
                 }
@@ -144,8 +152,9 @@ final class SnapshotBuilder
             mirror.group(wanted);
         }
         ordersOmitted = anyOrders && null == mirror;
-        for (int instrument = 1; instrument < maxInstruments; instrument++)
+        for (int i = 0; i < knownCount; i++)
         {
+            final int instrument = known[i];
             if (wanted[instrument] && !instrument(instrument, wantedMask[instrument]))
             {
                 count = 0;
