@@ -26,8 +26,8 @@ import java.util.Arrays;
  * Memory: what the gateway's books of the same {@link BookContext} take (their order records cover the reference
  * window and the orders, 32 bytes each; levels 32 bytes; the overflow map), plus here 8 bytes per order record
  * (arrival, place in the live list), 16 per order and 8 per level (the live list, the snapshot's sort and
- * buckets): about 240 MiB at the book defaults
- * (4,194,304-reference window, 1,048,576 orders, 262,144 levels), measured in docs/BENCHMARKS.md. Allocated at
+ * buckets): about 290 MB at the book defaults
+ * (4,194,304-reference window, 1,048,576 orders, 262,144 levels: about 230 MB of it the books). Allocated at
  * construction; never afterwards.
  * <p>
  * Threading: the publisher's thread.

@@ -352,7 +352,7 @@ public final class PublisherContext
     /**
      * Keeps (true, the default) or not a mirror of the order books, fed from the order-event ticks published, so that
      * a snapshot of a view taking order events (ORDERS, ALL) carries the live orders. It costs the books' memory
-     * ({@link #snapshotBooks(BookContext)}: about 90 MiB at the book defaults) and one book update per order event
+     * ({@link #snapshotBooks(BookContext)}: about 290 MB at the book defaults) and one book update per order event
      * on the publisher's thread. Without it such a snapshot carries everything but the orders, and says so
      * (SNAPSHOT_END flag ORDERS_OMITTED).
      */
