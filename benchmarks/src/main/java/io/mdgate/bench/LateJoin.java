@@ -40,9 +40,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (0: the books are right) and the publisher's longest duty cycle meanwhile (for the snapshot, its build: what live
  * ticks would wait behind it).
  * <pre>
- *   java -Xmx8g -cp benchmarks/target/benchmarks.jar io.mdgate.bench.LateJoin [standard|deep] [join-message]
+ *   java -Xmx8g -cp benchmarks/target/benchmarks.jar io.mdgate.bench.LateJoin [standard|deep] [join-message] [ways]
  * </pre>
- * The snapshot runs twice, the second time in a JVM whose snapshot code has run once (compiled, as in a gateway
+ * {@code ways} is a comma-separated subset of {@code snapshot,snapshot-again,replay,replay-unlimited} (all by
+ * default). The snapshot runs twice, the second time in a JVM whose snapshot code has run once (compiled, as in a gateway
  * that has served one). Replay runs at the publisher's recovery rate ({@code recoveryTicksPerSecond}, 2 million ticks/s by default) and
  * again without that limit. A command-line tool: the publisher's thread is the main thread, the consumer has its
  * own.
@@ -63,10 +64,13 @@ public final class LateJoin
         final SimulationConfig config = day.simulation();
         final UnsafeBuffer file = GeneratedItchFile.load(config).buffer();
         System.out.printf("day %s (%s), join at message %,d%n", day.parameter(), config, joinAt);
-        run(day, file, joinAt, "snapshot", PublisherContext.DEFAULT_RECOVERY_TICKS_PER_SECOND);
-        run(day, file, joinAt, "snapshot-again", PublisherContext.DEFAULT_RECOVERY_TICKS_PER_SECOND);
-        run(day, file, joinAt, "replay", PublisherContext.DEFAULT_RECOVERY_TICKS_PER_SECOND);
-        run(day, file, joinAt, "replay-unlimited", Long.MAX_VALUE / 4);
+        final List<String> ways = List.of((args.length > 2 ? args[2] : "snapshot,snapshot-again,replay,replay-unlimited")
+            .split(","));
+        for (final String way : ways)
+        {
+            run(day, file, joinAt, way, way.equals("replay-unlimited") ? Long.MAX_VALUE / 4 :
+                PublisherContext.DEFAULT_RECOVERY_TICKS_PER_SECOND);
+        }
     }
 
     private static void run(final BenchDay day, final UnsafeBuffer file, final long joinAt, final String way,
