@@ -113,9 +113,6 @@ public final class EgressConsumer implements AutoCloseable
     private boolean snapshotPending;
     /** Ask for a snapshot at the next poll (ConsumerContext.snapshotOnConnect). */
     private boolean snapshotDue;
-    /** The snapshot asked for lists these instruments ({@code snapshotIdCount} of them; 0: every subscribed one). */
-    private final int[] snapshotIds = new int[MAX_SNAPSHOT_INSTRUMENTS];
-    private int snapshotIdCount;
     /** RECOVER requests whose answers were abandoned by a snapshot: their RECOVERY_END messages are ignored. */
     private int staleRecoveryEnds;
     /** Sequence of the last snapshot delivered (0: none); ticks at or below it are counted as covered by it. */
@@ -798,7 +795,9 @@ public final class EgressConsumer implements AutoCloseable
      * by a lost connection is asked for again after reconnecting, so the application may see a partial snapshot
      * followed by a whole one (each starts with ticks of a new S); one the publisher refuses (too large, see
      * {@link ConsumerCounters#snapshotsRefused()}) leaves live delivery as it was. A request while a snapshot is
-     * still coming is ignored.
+     * still coming is ignored. The SDK always asks for every subscribed instrument, because the delivered sequence
+     * it moves to S is one for all of them (the wire's list form is for clients that keep a sequence per
+     * instrument).
      */
     public void requestSnapshot()
     {
@@ -806,42 +805,6 @@ public final class EgressConsumer implements AutoCloseable
         {
             return;
         }
-        snapshotIdCount = 0;
-        if (state == CONNECTED)
-        {
-            beginSnapshot();
-        }
-        else
-        {
-            snapshotDue = true;
-        }
-    }
-
-    /**
-     * Asks for a snapshot of some of the subscribed instruments (at most
-     * {@value io.mdgate.egress.protocol.ControlMessageDescriptor#MAX_SNAPSHOT_INSTRUMENTS}; the others' live ticks
-     * from S + 1 continue as they do for all), as {@link #requestSnapshot()} does.
-     */
-    public void requestSnapshot(final int... instrumentIds)
-    {
-        if (instrumentIds.length == 0 || instrumentIds.length > MAX_SNAPSHOT_INSTRUMENTS)
-        {
-            throw new IllegalArgumentException("a snapshot lists 1.." + MAX_SNAPSHOT_INSTRUMENTS +
-                " instruments, was " + instrumentIds.length);
-        }
-        for (final int id : instrumentIds)
-        {
-            if (id < 1 || id > TickLayout.MAX_INSTRUMENT_ID)
-            {
-                throw new IllegalArgumentException("instrument ids are 1..65535, was " + id);
-            }
-        }
-        if (snapshotPending)
-        {
-            return;
-        }
-        System.arraycopy(instrumentIds, 0, snapshotIds, 0, instrumentIds.length);
-        snapshotIdCount = instrumentIds.length;
         if (state == CONNECTED)
         {
             beginSnapshot();
@@ -862,12 +825,8 @@ public final class EgressConsumer implements AutoCloseable
         snapshotPending = true;
         counters.snapshotsRequested++;
         snapshotRequest.wrapForEncode(scratch, 0, SNAPSHOT);
-        snapshotRequest.instrumentCount(snapshotIdCount);
-        for (int i = 0; i < snapshotIdCount; i++)
-        {
-            snapshotRequest.instrument(i, snapshotIds[i]);
-        }
-        send(snapshotRequest, SnapshotRequestFlyweight.length(snapshotIdCount));
+        snapshotRequest.instrumentCount(0); // every subscribed instrument: S then holds for all of them
+        send(snapshotRequest, SnapshotRequestFlyweight.length(0));
     }
 
     private void onSnapshotData(final DirectBuffer buffer, final int offset, final int length)
