@@ -10,6 +10,7 @@ import io.mdgate.egress.consumer.ConsumerRejectedException;
 import io.mdgate.egress.consumer.DeliveryPath;
 import io.mdgate.egress.consumer.EgressConsumer;
 import io.mdgate.egress.protocol.SubscriptionView;
+import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.egress.transport.EgressTransport;
 import io.mdgate.egress.transport.TransportException;
 import org.HdrHistogram.Histogram;
@@ -93,6 +94,12 @@ public final class ConsumeCommand implements Callable<Integer>
     @Option(names = "--resume-from", paramLabel = "SEQ", defaultValue = "0",
         description = "First gateway sequence wanted, recovered if already sent; 0 starts live (default).")
     long resumeFrom;
+
+    @Option(names = "--snapshot", description = "Join late: first the current state of the subscribed instruments " +
+        "as their views define it (ticks flagged snapshot, at one gateway sequence S: instrument, trading status, " +
+        "live orders as ADD ticks, LEVEL ticks, top of book), then live ticks from S + 1, instead of recovering " +
+        "the day. Not with --resume-from.")
+    boolean snapshot;
 
     @Option(names = "--stats", description = "Print a line of statistics per interval instead of the ticks.")
     boolean stats;
@@ -202,11 +209,17 @@ public final class ConsumeCommand implements Callable<Integer>
             throw new ParameterException(spec.commandLine(),
                 "--count and --duration must not be negative; --stats-interval-ms and --connect-timeout-ms positive");
         }
+        if (snapshot && resumeFrom > 0)
+        {
+            throw new ParameterException(spec.commandLine(), "--snapshot and --resume-from exclude each other: the " +
+                "snapshot is the state at its own sequence; choose one");
+        }
         subscriptionView();
         final DeliveryPath deliveryPath = "ring".equals(path) ? DeliveryPath.RING : DeliveryPath.STREAM;
         final ConsumerContext context = new ConsumerContext().name(name).token(token).path(deliveryPath)
             .ringSlots(deliveryPath == DeliveryPath.RING ? ringSlots : 0)
             .resumeFromSequence(resumeFrom)
+            .snapshotOnConnect(snapshot)
             .depthLevels(depthLevels)
             .connectTimeoutNanos(TimeUnit.MILLISECONDS.toNanos(connectTimeoutMillis))
             .eventLog(message -> spec.commandLine().getErr().println("mdgate consume: " + message));
@@ -265,7 +278,9 @@ public final class ConsumeCommand implements Callable<Integer>
         return "delivered " + counters.delivered() + " ticks (last sequence " + lastSequence + "), gaps " +
             counters.gaps() + ", recoveries " + counters.recoveriesCompleted() + "/" +
             counters.recoveriesRequested() + ", unrecovered " + counters.unrecovered() + ", laps " + counters.laps() +
-            ", reconnects " + Math.max(0, counters.connects() - 1);
+            ", reconnects " + Math.max(0, counters.connects() - 1) + (counters.snapshotsRequested() == 0 ? "" :
+            ", snapshots " + counters.snapshots() + " (" + counters.snapshotTicks() + " ticks, " +
+            counters.snapshotSkipped() + " live ticks it covered dropped, " + counters.snapshotsRefused() + " refused)");
     }
 
     /** Prints each tick as a JSON line with its symbol when known. */
@@ -288,9 +303,11 @@ public final class ConsumeCommand implements Callable<Integer>
         @Override
         public void onTick(final DirectBuffer buffer, final int offset)
         {
-            if (printed++ >= limit)
+            final boolean snapshotTick =
+                (buffer.getShort(offset + TickLayout.FLAGS_OFFSET, ByteOrder.LITTLE_ENDIAN) & TickLayout.SNAPSHOT_FLAG) != 0;
+            if (!snapshotTick && printed++ >= limit)
             {
-                return; // a poll may deliver a few more than --count asked for
+                return; // a poll may deliver a few more than --count asked for; --count counts live ticks
             }
             line.setLength(0);
             json.appendTo(buffer, offset, line);

@@ -61,6 +61,7 @@ final class TickCsv
         flag(out, start, flags.replayed(), "replayed");
         flag(out, start, flags.bookCrossed(), "bookCrossed");
         flag(out, start, flags.unknownOrder(), "unknownOrder");
+        flag(out, start, flags.snapshot(), "snapshot");
     }
 
     private static void flag(final StringBuilder out, final int start, final boolean set, final String name)

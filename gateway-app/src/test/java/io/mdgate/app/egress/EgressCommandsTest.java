@@ -170,6 +170,65 @@ class EgressCommandsTest
     }
 
     @Test
+    void shouldGiveALateConsumeWithSnapshotTheBookFirstThenLiveTicksFromTheSnapshotsSequence() throws Exception
+    {
+        final Run publish = new Run(new PublishCommand());
+        final Future<Integer> publisher = threads.submit(() -> publish.execute("--shm-instance", instance,
+            "--token", "early=t1", "--token", "late=t2", "--messages", "40000", "--rate", "20000",
+            "--wait-consumers", "1", "--linger-ms", "1500", "--instruments", "5"));
+        final Run early = new Run(new ConsumeCommand());
+        final Future<Integer> earlyConsumer = threads.submit(() -> early.execute("--shm-instance", instance,
+            "--consumer", "early", "--token", "t1", "--all", "--stats", "--stats-interval-ms", "100", "--duration", "5"));
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!early.out.toString().matches("(?s).*last seq \\d{5,}.*") && System.nanoTime() < deadline)
+        {
+            Thread.sleep(20); // until the early consumer has seen 10,000 ticks
+        }
+        final Run late = new Run(new ConsumeCommand());
+        final int exit = late.execute("--shm-instance", instance, "--consumer", "late", "--token", "t2",
+            "--instruments", "1,2,3,4,5", "--snapshot", "--count", "500");
+
+        assertEquals(0, exit, late.err.toString());
+        assertEquals(0, earlyConsumer.get(60, TimeUnit.SECONDS), early.err.toString());
+        assertEquals(0, publisher.get(60, TimeUnit.SECONDS), publish.err.toString());
+        final List<String> ticks = lines(late.out);
+        int snapshotTicks = 0;
+        while (snapshotTicks < ticks.size() && ticks.get(snapshotTicks).contains("\"snapshot\""))
+        {
+            snapshotTicks++;
+        }
+        assertTrue(snapshotTicks > 0, "the snapshot comes first: " + ticks.get(0));
+        final long s = sequenceOf(ticks.get(0));
+        assertTrue(s >= 10_000, "the consumer joined late, at " + s);
+        assertTrue(ticks.subList(0, snapshotTicks).stream().anyMatch(tick -> tick.contains("\"event\": \"ADD\"")),
+            "the live orders as ADD ticks");
+        assertTrue(ticks.subList(0, snapshotTicks).stream().allMatch(tick -> sequenceOf(tick) == s), "all at S");
+        assertEquals(500, ticks.size() - snapshotTicks, "--count counts the live ticks");
+        long previous = s;
+        for (final String tick : ticks.subList(snapshotTicks, ticks.size()))
+        {
+            assertFalse(tick.contains("\"snapshot\""), tick);
+            assertTrue(sequenceOf(tick) > previous, "live ticks after S, in order, each once: " + tick);
+            previous = sequenceOf(tick);
+        }
+        assertTrue(late.err.toString().contains("snapshots 1 (" + snapshotTicks + " ticks"), late.err.toString());
+    }
+
+    @Test
+    void shouldRefuseAConsumeWithSnapshotAndResumeFrom()
+    {
+        final Run bad = new Run(new ConsumeCommand());
+        assertEquals(2, bad.execute("--consumer", "a", "--token", "b", "--all", "--snapshot", "--resume-from", "5"));
+        assertTrue(bad.err.toString().startsWith("--snapshot and --resume-from exclude each other"),
+            bad.err.toString());
+    }
+
+    private static long sequenceOf(final String tick)
+    {
+        return Long.parseLong(tick.replaceAll("^\\{\"gatewaySequence\": (\\d+),.*", "$1"));
+    }
+
+    @Test
     void shouldRefuseAConsumeWithAnUnknownViewNamingTheViews()
     {
         final Run bad = new Run(new ConsumeCommand());

@@ -139,6 +139,7 @@ public final class TickJson
         flag(out, start, flags.replayed(), "replayed");
         flag(out, start, flags.bookCrossed(), "bookCrossed");
         flag(out, start, flags.unknownOrder(), "unknownOrder");
+        flag(out, start, flags.snapshot(), "snapshot");
     }
 
     private static void flag(final StringBuilder out, final int start, final boolean set, final String name)

@@ -39,6 +39,7 @@ public final class ConsumerContext
     private long resumeFromSequence;
     private int pendingTicks = DEFAULT_PENDING_TICKS;
     private boolean recordLatency = true;
+    private boolean snapshotOnConnect;
     private EpochNanoClock epochClock = new MonotonicEpochClock();
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private EventLog eventLog = EventLog.STDERR;
@@ -231,6 +232,24 @@ public final class ConsumerContext
     public ConsumerContext pendingTicks(final int pendingTicks)
     {
         this.pendingTicks = pendingTicks;
+        return this;
+    }
+
+    public boolean snapshotOnConnect()
+    {
+        return snapshotOnConnect;
+    }
+
+    /**
+     * @param snapshotOnConnect whether the consumer asks for a snapshot of its subscriptions at its first
+     *                          {@link EgressConsumer#poll} after connecting (default false), as
+     *                          {@link EgressConsumer#requestSnapshot()} would: subscribe before that poll. It replaces
+     *                          a {@link #resumeFromSequence(long)} (the snapshot is the state at its sequence) and is
+     *                          not repeated when the consumer reconnects later.
+     */
+    public ConsumerContext snapshotOnConnect(final boolean snapshotOnConnect)
+    {
+        this.snapshotOnConnect = snapshotOnConnect;
         return this;
     }
 

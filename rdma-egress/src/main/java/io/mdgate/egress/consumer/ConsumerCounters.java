@@ -27,6 +27,44 @@ public final class ConsumerCounters
     long disconnects;
     long heartbeatsReceived;
     long pendingOverflows;
+    long snapshots;
+    long snapshotsRequested;
+    long snapshotTicks;
+    long snapshotSkipped;
+    long snapshotsRefused;
+
+    /** @return snapshots asked for (again after a reconnect cut one). */
+    public long snapshotsRequested()
+    {
+        return snapshotsRequested;
+    }
+
+    /** @return snapshots received whole (SNAPSHOT_END status COMPLETE). */
+    public long snapshots()
+    {
+        return snapshots;
+    }
+
+    /** @return snapshot ticks handed to the application (not in {@link #delivered()}). */
+    public long snapshotTicks()
+    {
+        return snapshotTicks;
+    }
+
+    /**
+     * @return live, recovered or replayed ticks dropped because a snapshot covered their sequence (at or below its
+     *         S); not in {@link #duplicates()}.
+     */
+    public long snapshotSkipped()
+    {
+        return snapshotSkipped;
+    }
+
+    /** @return snapshot requests the publisher refused (malformed, too large) or that came back without a snapshot. */
+    public long snapshotsRefused()
+    {
+        return snapshotsRefused;
+    }
 
     /** @return ticks handed to the application. */
     public long delivered()

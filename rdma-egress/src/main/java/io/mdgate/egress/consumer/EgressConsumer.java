@@ -13,6 +13,7 @@ import io.mdgate.egress.protocol.HelloFlyweight;
 import io.mdgate.egress.protocol.RecoveryDataFlyweight;
 import io.mdgate.egress.protocol.RejectFlyweight;
 import io.mdgate.egress.protocol.SequenceRangeFlyweight;
+import io.mdgate.egress.protocol.SnapshotRequestFlyweight;
 import io.mdgate.egress.protocol.DepthTableDescriptor;
 import io.mdgate.egress.protocol.SubscriptionFlyweight;
 import io.mdgate.egress.protocol.SubscriptionView;
@@ -108,6 +109,15 @@ public final class EgressConsumer implements AutoCloseable
     private final UnsafeBuffer depthCopy;
     private int depthLevels;
     private boolean resyncDue;
+    /** Asked for a snapshot and waiting for its end: live paths are not read meanwhile. */
+    private boolean snapshotPending;
+    /** Ask for a snapshot at the next poll (ConsumerContext.snapshotOnConnect). */
+    private boolean snapshotDue;
+    /** RECOVER requests whose answers were abandoned by a snapshot: their RECOVERY_END messages are ignored. */
+    private int staleRecoveryEnds;
+    /** Sequence of the last snapshot delivered (0: none); ticks at or below it are counted as covered by it. */
+    private long snapshotSequence;
+    private final SnapshotRequestFlyweight snapshotRequest = new SnapshotRequestFlyweight();
     private int sharedLogSlots;
     private int streamId;
     private boolean logSwitchPending;
@@ -147,6 +157,7 @@ public final class EgressConsumer implements AutoCloseable
         this.logFollower = new SharedLogFollower(this, counters, stream);
         this.lastDelivered = Math.max(0, context.resumeFromSequence() - 1);
         this.resuming = context.resumeFromSequence() > 0;
+        this.snapshotDue = context.snapshotOnConnect();
         this.depthCopy = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
             Math.max(64, DepthTableDescriptor.slotLength(context.depthLevels())), 64));
     }
@@ -236,30 +247,23 @@ public final class EgressConsumer implements AutoCloseable
         int work = 0;
         if (state == CONNECTED)
         {
+            if (snapshotDue)
+            {
+                snapshotDue = false;
+                resyncDue = false;
+                beginSnapshot();
+            }
             if (resyncDue)
             {
                 resyncDue = false;
                 ring.resync();
             }
-            if (logFollower.following())
+            if (!snapshotPending)
             {
-                work += logFollower.poll(limit);
-            }
-            else if (context.path() == DeliveryPath.RING)
-            {
-                final int read = ring.poll(limit);
-                work += read;
-                if (logSwitchPending && read < limit)
-                {
-                    switchToLog();
-                }
-            }
-            else
-            {
-                work += subscriptionChannel.poll(stream, limit);
+                work += pollLive(limit); // while a snapshot comes, live ticks wait where they are
             }
         }
-        if (nowNanos - lastControlPollNanos >= context.controlPollNanos() || isRecovering())
+        if (nowNanos - lastControlPollNanos >= context.controlPollNanos() || isRecovering() || snapshotPending)
         {
             lastControlPollNanos = nowNanos;
             work += pollControl();
@@ -267,6 +271,24 @@ public final class EgressConsumer implements AutoCloseable
         }
         this.handler = null;
         return work;
+    }
+
+    private int pollLive(final int limit)
+    {
+        if (logFollower.following())
+        {
+            return logFollower.poll(limit);
+        }
+        if (context.path() == DeliveryPath.RING)
+        {
+            final int read = ring.poll(limit);
+            if (logSwitchPending && read < limit)
+            {
+                switchToLog();
+            }
+            return read;
+        }
+        return subscriptionChannel.poll(stream, limit);
     }
 
     private int pollControl()
@@ -388,6 +410,16 @@ public final class EgressConsumer implements AutoCloseable
             case RECOVERY_DATA:
                 onRecoveryData(buffer, offset, length);
                 return;
+            case SNAPSHOT_DATA:
+                onSnapshotData(buffer, offset, length);
+                return;
+            case SNAPSHOT_END:
+                if (length >= SequenceRangeFlyweight.LENGTH)
+                {
+                    onSnapshotEnd((SequenceRangeFlyweight)range.wrap(buffer, offset));
+                    return;
+                }
+                break;
             case RECOVERY_END:
                 if (length >= SequenceRangeFlyweight.LENGTH)
                 {
@@ -443,6 +475,12 @@ public final class EgressConsumer implements AutoCloseable
         }
         sendSubscriptions();
         resyncDue = context.path() == DeliveryPath.RING && (lastDelivered > 0 || resuming) && !logFollower.isOpen();
+        staleRecoveryEnds = 0;
+        if (snapshotPending)
+        {
+            snapshotPending = false;
+            snapshotDue = true; // the connection carrying it was lost: ask again, after the subscriptions
+        }
     }
 
     /** Maps the shared log when the publisher has one; the consumer keeps its ring if it cannot. */
@@ -470,7 +508,8 @@ public final class EgressConsumer implements AutoCloseable
         final boolean owed = logResumeOwed || ring.resyncPending();
         logResumeOwed = false;
         ring.stop();
-        logFollower.start(logSwitchPosition, owed ? lastDelivered + 1 : logSwitchSequence, logSwitchSequence);
+        logFollower.start(logSwitchPosition, Math.max(owed ? lastDelivered + 1 : logSwitchSequence, lastDelivered + 1),
+            logSwitchSequence);
     }
 
     private void sendSubscriptions()
@@ -550,6 +589,11 @@ public final class EgressConsumer implements AutoCloseable
             counters.malformed++;
             return;
         }
+        if (snapshotPending)
+        {
+            counters.snapshotSkipped += count; // asked for before the snapshot, so at or below its sequence
+            return;
+        }
         for (int i = 0; i < count; i++)
         {
             stream.onRecovered(buffer, data.tickOffset(i));
@@ -568,7 +612,11 @@ public final class EgressConsumer implements AutoCloseable
             counters.recoveriesCompleted++;
             counters.unrecovered += message.count();
         }
-        if ((message.flags() & VIA_RING) == 0)
+        if ((message.flags() & VIA_RING) == 0 && staleRecoveryEnds > 0)
+        {
+            staleRecoveryEnds--;
+        }
+        else if ((message.flags() & VIA_RING) == 0)
         {
             stream.onRecoveryEnd(message.status() == RECOVERY_REFUSED ? message.from() - 1 : message.to());
         }
@@ -623,7 +671,14 @@ public final class EgressConsumer implements AutoCloseable
         final long sequence = buffer.getLong(offset + TickLayout.GATEWAY_SEQUENCE_OFFSET, LE);
         if (sequence <= lastDelivered)
         {
-            counters.duplicates++;
+            if (sequence <= snapshotSequence)
+            {
+                counters.snapshotSkipped++;
+            }
+            else
+            {
+                counters.duplicates++;
+            }
             return;
         }
         lastDelivered = sequence;
@@ -725,6 +780,104 @@ public final class EgressConsumer implements AutoCloseable
         {
             latency.recordValueWithCount(bucketLow, count);
         }
+    }
+
+    /**
+     * Asks for a snapshot of every subscribed instrument: the current state of each, as its view defines it, at one
+     * gateway sequence S. From the next {@link #poll} the handler gets the snapshot's ticks first (flag
+     * {@code snapshot}, sequence S: an {@code INSTRUMENT} and {@code TRADING_STATUS} tick, then by view the live
+     * orders as {@code ADD} ticks, the top D levels as {@code LEVEL} ticks, and the top of book as one
+     * {@code TOP_OF_BOOK} tick per side; docs/EGRESS.md "Snapshots"), then live ticks from S + 1 only: ticks at or
+     * below S that arrive afterwards, from the ring, the stream, the shared log or a recovery, are dropped and
+     * counted ({@link ConsumerCounters#snapshotSkipped()}), and {@link #lastDeliveredSequence()} continues from S.
+     * Subscribe first: the request follows the subscriptions sent before it. While the snapshot comes, live ticks
+     * wait where they are (a ring or log that laps meanwhile is recovered from S + 1 as any lap is). A snapshot cut
+     * by a lost connection is asked for again after reconnecting, so the application may see a partial snapshot
+     * followed by a whole one (each starts with ticks of a new S); one the publisher refuses (too large, see
+     * {@link ConsumerCounters#snapshotsRefused()}) leaves live delivery as it was. A request while a snapshot is
+     * still coming is ignored. The SDK always asks for every subscribed instrument, because the delivered sequence
+     * it moves to S is one for all of them (the wire's list form is for clients that keep a sequence per
+     * instrument).
+     */
+    public void requestSnapshot()
+    {
+        if (snapshotPending)
+        {
+            return;
+        }
+        if (state == CONNECTED)
+        {
+            beginSnapshot();
+        }
+        else
+        {
+            snapshotDue = true;
+        }
+    }
+
+    private void beginSnapshot()
+    {
+        if (stream.recovering())
+        {
+            stream.abandonRecovery();
+            staleRecoveryEnds++;
+        }
+        snapshotPending = true;
+        counters.snapshotsRequested++;
+        snapshotRequest.wrapForEncode(scratch, 0, SNAPSHOT);
+        snapshotRequest.instrumentCount(0); // every subscribed instrument: S then holds for all of them
+        send(snapshotRequest, SnapshotRequestFlyweight.length(0));
+    }
+
+    private void onSnapshotData(final DirectBuffer buffer, final int offset, final int length)
+    {
+        data.wrap(buffer, offset);
+        final int count = data.tickCount();
+        if (!snapshotPending || count < 0 || RecoveryDataFlyweight.TICKS_OFFSET + count * TickLayout.LENGTH > length)
+        {
+            counters.malformed++;
+            return;
+        }
+        for (int i = 0; i < count; i++)
+        {
+            final int at = data.tickOffset(i);
+            if (buffer.getByte(at + TickLayout.EVENT_TYPE_OFFSET) == INSTRUMENT_EVENT)
+            {
+                onInstrumentTick(buffer, at);
+            }
+            counters.snapshotTicks++;
+            if (null != handler)
+            {
+                handler.onTick(buffer, at);
+            }
+        }
+    }
+
+    private void onSnapshotEnd(final SequenceRangeFlyweight message)
+    {
+        if (!snapshotPending)
+        {
+            counters.malformed++;
+            return;
+        }
+        snapshotPending = false;
+        if (message.status() != RECOVERY_COMPLETE)
+        {
+            counters.snapshotsRefused++;
+            log.log("consumer '" + context.name() + "': the publisher refused the snapshot (too large for its " +
+                "buffer, or a malformed request); live ticks continue");
+            return;
+        }
+        final long sequence = message.to();
+        counters.snapshots++;
+        if ((message.flags() & ORDERS_OMITTED) != 0)
+        {
+            log.log("consumer '" + context.name() + "': the publisher keeps no order books, so the snapshot at " +
+                sequence + " has no orders");
+        }
+        snapshotSequence = Math.max(snapshotSequence, sequence);
+        lastDelivered = Math.max(lastDelivered, sequence);
+        stream.skipTo(sequence);
     }
 
     void requestResync()
@@ -1001,6 +1154,18 @@ public final class EgressConsumer implements AutoCloseable
     public boolean readsSharedLog()
     {
         return logFollower.following();
+    }
+
+    /** @return whether a snapshot was asked for and has not ended yet (live ticks wait meanwhile). */
+    public boolean isSnapshotPending()
+    {
+        return snapshotPending || snapshotDue;
+    }
+
+    /** @return the gateway sequence S of the last snapshot delivered, 0 before the first. */
+    public long snapshotSequence()
+    {
+        return snapshotSequence;
     }
 
     /** @return whether a lapped ring or a stream gap is being recovered. */

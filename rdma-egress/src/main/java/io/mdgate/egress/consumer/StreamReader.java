@@ -40,6 +40,8 @@ final class StreamReader implements DatagramHandler
     private long pendingFirst;
     private boolean pendingBroken;
     private long highestLogSequence;
+    /** The sequence of the last snapshot received: live ticks at or below it are counted as covered by it. */
+    private long snapshotSequence;
 
     StreamReader(final EgressConsumer consumer, final ConsumerCounters counters, final int pendingCapacity)
     {
@@ -137,6 +139,17 @@ final class StreamReader implements DatagramHandler
         return next;
     }
 
+    /**
+     * A snapshot at {@code sequence} was delivered: expect the tick after it (ticks at or below it are dropped and
+     * counted). A recovery still running when the snapshot was asked for was abandoned then; its late ticks are
+     * below the snapshot's sequence.
+     */
+    void skipTo(final long sequence)
+    {
+        snapshotSequence = Math.max(snapshotSequence, sequence);
+        next = Math.max(next, sequence + 1);
+    }
+
     boolean recovering()
     {
         return recovering;
@@ -204,6 +217,10 @@ final class StreamReader implements DatagramHandler
             startRecovery(next, sequence - 1);
             hold(buffer, offset, sequence, sendTimestamp);
         }
+        else if (sequence <= snapshotSequence)
+        {
+            counters.snapshotSkipped++;
+        }
     }
 
     private void startRecovery(final long from, final long to)
@@ -254,6 +271,10 @@ final class StreamReader implements DatagramHandler
         {
             next = sequence + 1;
             consumer.deliverFromStream(buffer, offset, 0);
+        }
+        else if (sequence <= snapshotSequence)
+        {
+            counters.snapshotSkipped++;
         }
     }
 

@@ -41,6 +41,14 @@ package io.mdgate.egress.protocol;
  *  RECOVERY_DATA (9) publisher -> consumer
  *            8 tick count i32 | 64 ticks, 64 bytes each
  *  BYE (14)         either way, before closing
+ *  SNAPSHOT (15)    consumer -> publisher: the current state of its subscribed instruments, as their views define it
+ *            8 flags i32 (0) | 12 instrument count i32 (0: every subscribed instrument, else at most 256)
+ *           16 instrument ids, i32 each (instruments not subscribed are left out): 16 + 4 x count bytes
+ *  SNAPSHOT_DATA (16) publisher -> consumer: snapshot ticks, laid out as RECOVERY_DATA; each carries the
+ *                   snapshot's gateway sequence S and the tick flag {@code snapshot}
+ *  SNAPSHOT_END (17) publisher -> consumer, as RECOVERY_END: from = to = S (live ticks continue at S + 1),
+ *                   count = ticks sent, status COMPLETE or REFUSED (malformed, or larger than the publisher's
+ *                   snapshot buffer), flags ORDERS_OMITTED when a view took orders the publisher does not keep
  * </pre>
  */
 public final class ControlMessageDescriptor
@@ -61,6 +69,14 @@ public final class ControlMessageDescriptor
     public static final short RESYNCED = 12;
     public static final short LAPPED = 13;
     public static final short BYE = 14;
+    public static final short SNAPSHOT = 15;
+    public static final short SNAPSHOT_DATA = 16;
+    public static final short SNAPSHOT_END = 17;
+
+    /** Most instruments one SNAPSHOT request lists. */
+    public static final int MAX_SNAPSHOT_INSTRUMENTS = 256;
+    /** SNAPSHOT_END flag: a view took order events but the publisher keeps no order books (orderSnapshots off). */
+    public static final int ORDERS_OMITTED = 8;
 
     public static final int TYPE_OFFSET = 0;
     public static final int VERSION_OFFSET = 2;

@@ -22,6 +22,8 @@ public final class TickLayout
     public static final int SIDE_OFFSET = TickEncoder.sideEncodingOffset();
     /** Bit of {@code flags} set on a tick sent from the recovery source rather than live. */
     public static final short REPLAYED_FLAG = 1 << 7;
+    /** TickFlags {@code snapshot}: the tick is part of a late-join snapshot, carrying the snapshot's sequence. */
+    public static final short SNAPSHOT_FLAG = 1 << 10;
     /** Instrument id of market-wide events, which every consumer receives. */
     public static final int MARKET_WIDE = 0;
     /** Largest instrument id (uint16). */

@@ -1,6 +1,7 @@
 package io.mdgate.egress.publisher;
 
 import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
+import io.mdgate.egress.protocol.ControlMessageDescriptor;
 import io.mdgate.egress.protocol.ControlFlyweight;
 import io.mdgate.egress.protocol.DepthTableWriter;
 import io.mdgate.egress.protocol.PositionRegionDescriptor;
@@ -66,6 +67,13 @@ final class ConsumerSession
     /** Subscribed to every instrument and reading the shared log: its ring gets no live ticks. */
     boolean readsLog;
     String closeReason;
+    /** A SNAPSHOT request waits to be built (one snapshot is built and sent at a time, across sessions). */
+    boolean snapshotWanted;
+    /** The snapshot of this session is being sent. */
+    boolean snapshotSending;
+    /** Instruments the waiting request lists; -1: every subscribed one. */
+    int snapshotIdCount;
+    final int[] snapshotIds = new int[ControlMessageDescriptor.MAX_SNAPSHOT_INSTRUMENTS];
 
     private long cachedReadPosition;
 
@@ -115,6 +123,8 @@ final class ConsumerSession
         depthTable.attach(remote, ringSlots, tableSlots, depthLevels, Math.min(depthLevels, publisherDepth));
         subscriptions.reset(tableSlots);
         controlRecovery.clear();
+        snapshotWanted = false;
+        snapshotSending = false;
         remote.writeLong(ConsumerRegionDescriptor.LAP_POSITION_OFFSET, ConsumerRegionDescriptor.NOT_LAPPED);
         state = ACTIVE;
         ringState = RING_LIVE;
@@ -290,6 +300,8 @@ final class ConsumerSession
         name = null;
         ringSlots = 0;
         readsLog = false;
+        snapshotWanted = false;
+        snapshotSending = false;
         state = FREE;
         closeRequested = false;
     }

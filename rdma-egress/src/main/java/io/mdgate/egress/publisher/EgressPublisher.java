@@ -74,12 +74,16 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     private final SessionControl control;
     private final SessionRecovery recovery;
     private final RecoveryBudget budget;
+    private final SnapshotBuilder snapshots;
+    private final SnapshotSender snapshotSender;
     private int activeCount;
     /** Instrument whose depth changed and is not written into the tables yet: written at its message's end. */
     private int depthPending = NO_DEPTH_PENDING;
     private int logReaders;
     private int recoveryCursor;
     private long lastSequence;
+    /** The last tick published ended its ITCH message (or none was published yet): state is whole here. */
+    private boolean atMessageBoundary = true;
     private long nowNanos;
     private long lastControlPollNanos;
     private boolean closed;
@@ -127,6 +131,10 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
                     register(MESSAGE_REGION_LENGTH, RegionAccess.LOCAL),
                     context.maxInstruments(), context.maxTableSlots(), context.ringFlushSlots(), counters);
             }
+            snapshots = new SnapshotBuilder(records, depth,
+                context.orderSnapshots() ? new OrderMirror(context.snapshotBooks()) : null, context.maxInstruments(),
+                context.snapshotTicks());
+            snapshotSender = new SnapshotSender(this, snapshots, sessions, MESSAGE_REGION_LENGTH, context.eventLog());
             recovery = new SessionRecovery(this, context.recoverySource(), context.recoveryStallNanos());
             budget = new RecoveryBudget(context.recoveryTicksPerSecond(), context.recoveryTicksPerCycle(), nowNanos);
             server = track(transport.bindControl());
@@ -200,6 +208,7 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
         final int instrument = buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
         final byte eventType = buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET);
         final boolean recordChanged = records.apply(buffer, offset, instrument, eventType);
+        snapshots.onTick(buffer, offset, instrument, eventType);
         if (depthPending != NO_DEPTH_PENDING && instrument != depthPending)
         {
             flushDepth();
@@ -226,8 +235,8 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
                 control.lapped(session);
             }
         }
-        if (depthPending != NO_DEPTH_PENDING &&
-            (buffer.getShort(offset + TickLayout.FLAGS_OFFSET, LE) & LAST_IN_MESSAGE) != 0)
+        atMessageBoundary = (buffer.getShort(offset + TickLayout.FLAGS_OFFSET, LE) & LAST_IN_MESSAGE) != 0;
+        if (depthPending != NO_DEPTH_PENDING && atMessageBoundary)
         {
             flushDepth();
         }
@@ -346,6 +355,7 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             lastControlPollNanos = now;
             work += control.poll(now);
         }
+        work += snapshotSender.doWork(now);
         work += recover(now);
         return work;
     }
@@ -440,6 +450,18 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     long lastSequence()
     {
         return lastSequence;
+    }
+
+    /** Answers a malformed or unservable SNAPSHOT request at once: SNAPSHOT_END status REFUSED. */
+    void refuseSnapshot(final ConsumerSession session)
+    {
+        snapshotSender.refuse(session, lastSequence);
+    }
+
+    /** @return whether the last tick published ended its ITCH message (true before the first). */
+    boolean atMessageBoundary()
+    {
+        return atMessageBoundary;
     }
 
     long publisherEpoch()

@@ -1,5 +1,6 @@
 package io.mdgate.egress.publisher;
 
+import io.mdgate.core.book.BookContext;
 import io.mdgate.core.counters.CounterAllocator;
 import io.mdgate.core.depth.DepthBook;
 import io.mdgate.egress.EventLog;
@@ -49,6 +50,10 @@ public final class PublisherContext
     public static final long DEFAULT_RECOVERY_TICKS_PER_SECOND = 2_000_000;
     public static final long DEFAULT_RECOVERY_STALL_NANOS = TimeUnit.SECONDS.toNanos(2);
     public static final int DEFAULT_INPUT_LIMIT = 256;
+    /** Ticks one snapshot can hold: 262,144 (16 MiB). */
+    public static final int DEFAULT_SNAPSHOT_TICKS = 1 << 18;
+    public static final int MIN_SNAPSHOT_TICKS = 64;
+    public static final int MAX_SNAPSHOT_TICKS = 1 << 24;
 
     private EgressTransport transport;
     private RecoverySource recoverySource;
@@ -78,6 +83,9 @@ public final class PublisherContext
     private long recoveryStallNanos = DEFAULT_RECOVERY_STALL_NANOS;
     private int inputLimit = DEFAULT_INPUT_LIMIT;
     private long firstSequence = 1;
+    private boolean orderSnapshots = true;
+    private BookContext snapshotBooks = new BookContext();
+    private int snapshotTicks = DEFAULT_SNAPSHOT_TICKS;
 
     /**
      * @return this, checked.
@@ -118,6 +126,13 @@ public final class PublisherContext
         require(recoveryStallNanos > 0, "recoveryStallNanos must be positive");
         require(inputLimit >= 1, "inputLimit must be positive");
         require(firstSequence >= 1, "firstSequence must be at least 1, was " + firstSequence);
+        require(snapshotTicks >= MIN_SNAPSHOT_TICKS && snapshotTicks <= MAX_SNAPSHOT_TICKS,
+            "snapshotTicks must be " + MIN_SNAPSHOT_TICKS + ".." + MAX_SNAPSHOT_TICKS + ", was " + snapshotTicks);
+        require(null != snapshotBooks, "snapshotBooks must be set (the capacities of the order mirror)");
+        if (orderSnapshots)
+        {
+            snapshotBooks.conclude();
+        }
         return this;
     }
 
@@ -325,6 +340,56 @@ public final class PublisherContext
     public PublisherContext depthLevels(final int depthLevels)
     {
         this.depthLevels = depthLevels;
+        return this;
+    }
+
+    /** @return whether the publisher keeps a mirror of the order books for the order-level part of snapshots. */
+    public boolean orderSnapshots()
+    {
+        return orderSnapshots;
+    }
+
+    /**
+     * Keeps (true, the default) or not a mirror of the order books, fed from the order-event ticks published, so that
+     * a snapshot of a view taking order events (ORDERS, ALL) carries the live orders. It costs the books' memory
+     * ({@link #snapshotBooks(BookContext)}: about 290 MB at the book defaults) and one book update per order event
+     * on the publisher's thread. Without it such a snapshot carries everything but the orders, and says so
+     * (SNAPSHOT_END flag ORDERS_OMITTED).
+     */
+    public PublisherContext orderSnapshots(final boolean orderSnapshots)
+    {
+        this.orderSnapshots = orderSnapshots;
+        return this;
+    }
+
+    public BookContext snapshotBooks()
+    {
+        return snapshotBooks;
+    }
+
+    /**
+     * Capacities of the order mirror: give it the normalizer's (the gateway's [book] settings), so it holds whatever
+     * the gateway's books hold. Default: the {@link BookContext} defaults (1,048,576 orders, 262,144 levels).
+     */
+    public PublisherContext snapshotBooks(final BookContext snapshotBooks)
+    {
+        this.snapshotBooks = snapshotBooks;
+        return this;
+    }
+
+    public int snapshotTicks()
+    {
+        return snapshotTicks;
+    }
+
+    /**
+     * Ticks one snapshot can hold ({@value #MIN_SNAPSHOT_TICKS}..{@value #MAX_SNAPSHOT_TICKS}, default 262,144): the
+     * publisher's snapshot buffer, 64 bytes a tick, allocated at start. A snapshot is built at once into it and sent
+     * from it; one larger is refused (SNAPSHOT_END status REFUSED), and the consumer can ask for fewer instruments.
+     */
+    public PublisherContext snapshotTicks(final int snapshotTicks)
+    {
+        this.snapshotTicks = snapshotTicks;
         return this;
     }
 

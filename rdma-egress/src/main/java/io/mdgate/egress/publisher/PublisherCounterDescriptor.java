@@ -68,7 +68,13 @@ public enum PublisherCounterDescriptor implements CounterDescriptor
     /** Depth table writes. */
     DEPTH_WRITES("depth_writes", CounterType.TOTAL),
     /** SUBSCRIBE or UNSUBSCRIBE messages refused because their view byte names no view. */
-    INVALID_VIEWS("invalid_views", CounterType.TOTAL);
+    INVALID_VIEWS("invalid_views", CounterType.TOTAL),
+    /** Late-join snapshots sent whole (SNAPSHOT answered with its ticks and SNAPSHOT_END). */
+    SNAPSHOTS_SENT("snapshots_sent", CounterType.TOTAL),
+    /** Ticks sent in snapshots. */
+    SNAPSHOT_TICKS("snapshot_ticks", CounterType.TOTAL),
+    /** SNAPSHOT requests refused: malformed, or a snapshot larger than snapshotTicks. */
+    SNAPSHOTS_REFUSED("snapshots_refused", CounterType.TOTAL);
 
     /** The prefix of every label. */
     public static final String PREFIX = "egress.";

@@ -33,6 +33,9 @@ public final class PublisherCounters
     final AtomicCounter malformedControlMessages;
     final AtomicCounter depthWrites;
     final AtomicCounter invalidViews;
+    final AtomicCounter snapshotsSent;
+    final AtomicCounter snapshotTicks;
+    final AtomicCounter snapshotsRefused;
     final AtomicCounter refusalsNotLogged;
     final AtomicCounter lastSequence;
     final AtomicCounter consumers;
@@ -74,6 +77,9 @@ public final class PublisherCounters
         malformedControlMessages = all[PublisherCounterDescriptor.MALFORMED_CONTROL_MESSAGES.ordinal()];
         depthWrites = all[PublisherCounterDescriptor.DEPTH_WRITES.ordinal()];
         invalidViews = all[PublisherCounterDescriptor.INVALID_VIEWS.ordinal()];
+        snapshotsSent = all[PublisherCounterDescriptor.SNAPSHOTS_SENT.ordinal()];
+        snapshotTicks = all[PublisherCounterDescriptor.SNAPSHOT_TICKS.ordinal()];
+        snapshotsRefused = all[PublisherCounterDescriptor.SNAPSHOTS_REFUSED.ordinal()];
         refusalsNotLogged = all[PublisherCounterDescriptor.REFUSALS_NOT_LOGGED.ordinal()];
         lastSequence = all[PublisherCounterDescriptor.LAST_SEQUENCE.ordinal()];
         consumers = all[PublisherCounterDescriptor.CONSUMERS.ordinal()];
@@ -209,6 +215,24 @@ public final class PublisherCounters
     public long invalidViews()
     {
         return invalidViews.get();
+    }
+
+    /** @return snapshots sent whole. */
+    public long snapshotsSent()
+    {
+        return snapshotsSent.get();
+    }
+
+    /** @return ticks sent in snapshots. */
+    public long snapshotTicks()
+    {
+        return snapshotTicks.get();
+    }
+
+    /** @return SNAPSHOT requests refused (malformed, or larger than the snapshot buffer). */
+    public long snapshotsRefused()
+    {
+        return snapshotsRefused.get();
     }
 
     /** @return connections closed because no valid HELLO arrived within the HELLO timeout. */

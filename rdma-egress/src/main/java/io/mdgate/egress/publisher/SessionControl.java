@@ -9,6 +9,7 @@ import io.mdgate.egress.protocol.HeartbeatFlyweight;
 import io.mdgate.egress.protocol.HelloFlyweight;
 import io.mdgate.egress.protocol.RejectFlyweight;
 import io.mdgate.egress.protocol.SequenceRangeFlyweight;
+import io.mdgate.egress.protocol.SnapshotRequestFlyweight;
 import io.mdgate.egress.protocol.SubscriptionFlyweight;
 import io.mdgate.egress.protocol.SubscriptionView;
 import io.mdgate.egress.protocol.WelcomeFlyweight;
@@ -66,6 +67,7 @@ final class SessionControl implements ControlMessageHandler
     private final SubscriptionFlyweight subscription = new SubscriptionFlyweight();
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
     private final SequenceRangeFlyweight range = new SequenceRangeFlyweight();
+    private final SnapshotRequestFlyweight snapshotRequest = new SnapshotRequestFlyweight();
     private final ControlChannel[] pending;
     private final long[] pendingSinceNanos;
     private int pendingCount;
@@ -286,6 +288,9 @@ final class SessionControl implements ControlMessageHandler
                     return;
                 }
                 break;
+            case SNAPSHOT:
+                onSnapshot(session, buffer, offset, length);
+                return;
             case HEARTBEAT:
                 return;
             case BYE:
@@ -506,6 +511,30 @@ final class SessionControl implements ControlMessageHandler
         subscription.wrapForEncode(scratch, 0, SUBSCRIPTION);
         subscription.instrumentId(instrument).tableSlot(slot).symbol(symbol).status(status).view(view);
         session.send(subscription, SubscriptionFlyweight.VIEW_LENGTH);
+    }
+
+    /**
+     * Queues a SNAPSHOT request, answered by the {@link SnapshotSender} (one request waits per session: a second one
+     * before the first was built replaces it). A malformed one is refused at once and counted.
+     */
+    private void onSnapshot(final ConsumerSession session, final DirectBuffer buffer, final int offset,
+        final int length)
+    {
+        snapshotRequest.wrap(buffer, offset);
+        if (!snapshotRequest.isValid(length))
+        {
+            counters.malformedControlMessages.incrementRelease();
+            counters.snapshotsRefused.incrementRelease();
+            publisher.refuseSnapshot(session);
+            return;
+        }
+        final int count = snapshotRequest.instrumentCount();
+        for (int i = 0; i < count; i++)
+        {
+            session.snapshotIds[i] = snapshotRequest.instrument(i);
+        }
+        session.snapshotIdCount = count == 0 ? -1 : count;
+        session.snapshotWanted = true;
     }
 
     private void onResync(final ConsumerSession session, final long fromSequence)

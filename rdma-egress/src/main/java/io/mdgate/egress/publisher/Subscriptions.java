@@ -54,6 +54,12 @@ final class Subscriptions
         return ((masks[instrument] | allMask) & SubscriptionView.classOf(eventType)) != 0;
     }
 
+    /** @return the classes of the instrument's ticks that pass (its view's mask, or that of "all"), 0: none. */
+    int maskOf(final int instrument)
+    {
+        return masks[instrument] | allMask;
+    }
+
     /** @return whether the instrument's LEVEL ticks pass (its depth table slot is worth writing). */
     boolean takesLevels(final int instrument)
     {

@@ -1,0 +1,68 @@
+package io.mdgate.egress.snapshot;
+
+import io.mdgate.core.book.BookContext;
+import io.mdgate.core.book.OrderBooks;
+import io.mdgate.core.book.SeededOrderFlow;
+import io.mdgate.core.itch.ItchMessageDecoder;
+import io.mdgate.core.tick.ExchangeClock;
+import io.mdgate.core.tick.Normalizer;
+import io.mdgate.egress.protocol.SubscriptionView;
+import io.mdgate.egress.protocol.TickLayout;
+import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+import java.time.LocalDate;
+
+/**
+ * Test support: the ticks of a seeded ITCH session ({@link SeededOrderFlow}) through a {@link Normalizer} that
+ * publishes depth, numbered from gateway sequence 1, held in memory for publishing and for computing what a view
+ * takes.
+ */
+final class SnapshotDay
+{
+    static final int INSTRUMENTS = 4;
+    static final int DEPTH = 5;
+    static final BookContext BOOKS = new BookContext().maxOrders(8192).maxLevels(8192).maxInstruments(1024)
+        .referenceWindow(1 << 16);
+
+    private final ExpandableDirectByteBuffer ticks = new ExpandableDirectByteBuffer(1 << 20);
+    private int count;
+
+    SnapshotDay(final long seed, final int messages)
+    {
+        final SeededOrderFlow flow = new SeededOrderFlow(seed, INSTRUMENTS, 700);
+        final OrderBooks books = new OrderBooks(new BookContext().maxOrders(8192).maxLevels(8192).maxInstruments(1024)
+            .referenceWindow(1 << 16));
+        final Normalizer normalizer = new Normalizer(books, new ExchangeClock(LocalDate.of(2026, 12, 1)),
+            (buffer, offset) -> ticks.putBytes(count++ * TickLayout.LENGTH, buffer, offset, TickLayout.LENGTH), 1)
+            .depthLevels(DEPTH);
+        final ItchMessageDecoder decoder = new ItchMessageDecoder();
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
+        for (int m = 0; m < messages; m++)
+        {
+            decoder.decode(message, 0, flow.next(message, 0), normalizer);
+        }
+    }
+
+    /** @return ticks, the last one's sequence. */
+    int count()
+    {
+        return count;
+    }
+
+    /** @return the tick of gateway sequence {@code sequence} (1-based), as a buffer over its 64 bytes. */
+    UnsafeBuffer tick(final long sequence)
+    {
+        return new UnsafeBuffer(ticks, (int)(sequence - 1) * TickLayout.LENGTH, TickLayout.LENGTH);
+    }
+
+    /** @return whether a consumer of {@code view} on instruments 1..INSTRUMENTS takes tick {@code sequence}. */
+    boolean takes(final SubscriptionView view, final long sequence)
+    {
+        final int at = (int)(sequence - 1) * TickLayout.LENGTH;
+        final int instrument = ticks.getShort(at + TickLayout.INSTRUMENT_ID_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        return instrument == TickLayout.MARKET_WIDE ||
+            instrument <= INSTRUMENTS && view.takes(ticks.getByte(at + TickLayout.EVENT_TYPE_OFFSET));
+    }
+}

@@ -1,0 +1,307 @@
+package io.mdgate.egress.snapshot;
+
+import io.mdgate.egress.consumer.ConsumerContext;
+import io.mdgate.egress.consumer.DeliveryPath;
+import io.mdgate.egress.consumer.EgressConsumer;
+import io.mdgate.egress.protocol.SubscriptionView;
+import io.mdgate.egress.support.Await;
+import io.mdgate.egress.support.PublisherHarness;
+import io.mdgate.egress.transport.shm.ShmInstance;
+import io.mdgate.egress.transport.shm.ShmTransport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Late joiners over shm: a publisher is fed the ticks of a seeded ITCH session through a normalizer with depth; a
+ * consumer subscribed from sequence 1 builds the books from everything, and late consumers that join at random
+ * points and ask for a snapshot build theirs from the snapshot and the live ticks after it. At checkpoints after
+ * each snapshot and at the end, each late consumer's books (orders in time priority, depth, top of book, trading
+ * state, symbol, as its view defines them) equal the full consumer's; it got every sequence after S that its view
+ * takes exactly once, in order, and none at or below S.
+ */
+@Timeout(120)
+class SnapshotLateJoinTest
+{
+    private static final int MESSAGES = 30_000;
+
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final AtomicLong allowedUpTo = new AtomicLong();
+    private PublisherHarness harness;
+
+    @AfterEach
+    void tearDown() throws Exception
+    {
+        for (int i = closeables.size() - 1; i >= 0; i--)
+        {
+            closeables.get(i).close();
+        }
+        if (null != harness)
+        {
+            harness.close();
+        }
+    }
+
+    @ParameterizedTest(name = "view {0}, path {1}, seed {2}")
+    @CsvSource({ "ALL, RING, 11", "ORDERS, RING, 12", "DEPTH, RING, 13", "TOP, RING, 14", "ALL, STREAM, 15",
+        "ORDERS, STREAM, 16", "ALL, LOG, 17", "DEPTH, LOG, 18" })
+    void shouldGiveLateJoinersAtRandomPointsTheBooksOfAConsumerThatHadEverySequence(final SubscriptionView view,
+        final String path, final long seed)
+    {
+        final SnapshotDay day = new SnapshotDay(seed, MESSAGES);
+        final int last = day.count();
+        final Random random = new Random(seed);
+        final long[] joins = { last / 10 + random.nextInt(last / 5), last * 2 / 5 + random.nextInt(last / 5),
+            last * 7 / 10 + random.nextInt(last / 10) };
+        final long[] checkpoints = checkpoints(last, 12);
+        harness = harness(List.of("full", "late0", "late1", "late2"));
+        final BookModel full = new BookModel(SubscriptionView.ALL, checkpoints);
+        final EgressConsumer fullConsumer = consumer("full", "RING", SubscriptionView.ALL);
+        final BookModel[] late = new BookModel[joins.length];
+        final EgressConsumer[] lateConsumers = new EgressConsumer[joins.length];
+
+        allowedUpTo.set(joins[0]);
+        final Thread publisher = publishing(day, 64);
+        publisher.start();
+        int joined = 0;
+        while (joined < joins.length || !allDelivered(day, view, fullConsumer, lateConsumers, last))
+        {
+            if (joined < joins.length && harness.publisher().lastPublishedSequence() >= joins[joined])
+            {
+                late[joined] = new BookModel(view, checkpoints);
+                lateConsumers[joined] = consumer("late" + joined, path, view);
+                lateConsumers[joined].requestSnapshot();
+                joined++;
+                allowedUpTo.set(joined < joins.length ? joins[joined] : last);
+            }
+            fullConsumer.poll(full, 512);
+            for (int i = 0; i < joined; i++)
+            {
+                lateConsumers[i].poll(late[i], 512);
+            }
+        }
+        join(publisher);
+        final String whole = full.describe(view);
+        for (int i = 0; i < joins.length; i++)
+        {
+            final BookModel model = late[i];
+            final String who = "late consumer " + i + " joined at " + joins[i] + ", snapshot at " + model.snapshotSequence;
+            assertTrue(model.snapshotTicks > 0, who + ": got a snapshot");
+            assertEquals(0, model.snapshotSequenceMismatches, who + ": every snapshot tick carries S");
+            assertEquals(0, model.snapshotTicksAfterLive, who + ": the snapshot came before any live tick");
+            assertTrue(model.snapshotSequence >= joins[i] && model.snapshotSequence <= last, who);
+            assertEquals(model.snapshotSequence, lateConsumers[i].snapshotSequence(), who);
+            assertEquals(model.snapshotTicks, lateConsumers[i].counters().snapshotTicks(), who);
+            assertEquals(1, lateConsumers[i].counters().snapshots(), who);
+            assertEquals(whole, model.describe(view), who + ": the books at the end");
+            if ((view.mask() & SubscriptionView.ORDER) != 0)
+            {
+                assertEquals(0, model.restore.topOfBookMismatches(), who + ": every top of book agrees with the books");
+            }
+            int compared = 0;
+            for (int c = 0; c < checkpoints.length; c++)
+            {
+                final String expected = full.states[view.ordinal()][c];
+                final String actual = model.states[view.ordinal()][c];
+                if (null != actual)
+                {
+                    assertNotNull(expected, "the full consumer passed checkpoint " + checkpoints[c]);
+                    assertEquals(expected, actual, who + ": the books at checkpoint " + checkpoints[c]);
+                    compared++;
+                }
+            }
+            assertTrue(compared >= 1, who + ": compared " + compared + " checkpoints");
+            assertExactlyOnceAfter(day, view, model, last, who);
+            if (path.equals("LOG"))
+            {
+                assertTrue(lateConsumers[i].readsSharedLog(), who + ": moved to the shared log");
+            }
+        }
+    }
+
+    @Test
+    void shouldSnapshotWhileThePublisherPublishesAtFullRate()
+    {
+        final SnapshotDay day = new SnapshotDay(77, 150_000);
+        final int last = day.count();
+        final long[] checkpoints = checkpoints(last, 40);
+        harness = harness(List.of("full", "late"));
+        final BookModel full = new BookModel(SubscriptionView.ALL, checkpoints);
+        final EgressConsumer fullConsumer = consumer("full", "RING", SubscriptionView.ALL);
+        allowedUpTo.set(last / 20);
+        final Thread publisher = publishing(day, 0);
+        publisher.start();
+        while (harness.publisher().lastPublishedSequence() < last / 20)
+        {
+            fullConsumer.poll(full, 512);
+        }
+        final BookModel late = new BookModel(SubscriptionView.ALL, checkpoints);
+        final EgressConsumer lateConsumer = consumer("late", "RING", SubscriptionView.ALL);
+        allowedUpTo.set(last);
+        while (harness.publisher().lastPublishedSequence() < last / 20 + 2_000)
+        {
+            fullConsumer.poll(full, 512);
+        }
+        lateConsumer.requestSnapshot();
+        while (!allDelivered(day, SubscriptionView.ALL, fullConsumer, new EgressConsumer[] { lateConsumer }, last))
+        {
+            fullConsumer.poll(full, 512);
+            lateConsumer.poll(late, 512);
+        }
+        join(publisher);
+        assertTrue(late.snapshotSequence > last / 20 + 2_000 && late.snapshotSequence < last,
+            "the snapshot was taken while the publisher was publishing: S " + late.snapshotSequence + " of " + last);
+        assertEquals(full.describe(SubscriptionView.ALL), late.describe(SubscriptionView.ALL));
+        int compared = 0;
+        for (int c = 0; c < checkpoints.length; c++)
+        {
+            if (null != late.states[SubscriptionView.ALL.ordinal()][c])
+            {
+                assertEquals(full.states[SubscriptionView.ALL.ordinal()][c],
+                    late.states[SubscriptionView.ALL.ordinal()][c], "checkpoint " + checkpoints[c]);
+                compared++;
+            }
+        }
+        assertTrue(compared >= 1, "compared " + compared + " checkpoints after S " + late.snapshotSequence);
+        assertExactlyOnceAfter(day, SubscriptionView.ALL, late, last, "the late consumer");
+        assertTrue(lateConsumer.counters().snapshotSkipped() > 0 || lateConsumer.counters().laps() > 0 ||
+            lateConsumer.counters().gaps() > 0,
+            "live ticks at or below S were dropped and counted, or the ring was lapped and resynced from S + 1");
+    }
+
+    private static void assertExactlyOnceAfter(final SnapshotDay day, final SubscriptionView view,
+        final BookModel model, final int last, final String who)
+    {
+        int at = 0;
+        for (long sequence = model.snapshotSequence + 1; sequence <= last; sequence++)
+        {
+            if (day.takes(view, sequence))
+            {
+                assertTrue(at < model.live.size(), who + ": sequence " + sequence + " was never delivered");
+                assertEquals(sequence, model.live.getLong(at), who + ": delivered in order, each once, none missing");
+                at++;
+            }
+        }
+        assertEquals(at, model.live.size(), who + ": nothing but the sequences after S its view takes");
+    }
+
+    private static long[] checkpoints(final int last, final int count)
+    {
+        final long[] checkpoints = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            checkpoints[i] = (long)last * (i + 1) / (count + 1);
+        }
+        return checkpoints;
+    }
+
+    private static boolean allDelivered(final SnapshotDay day, final SubscriptionView view,
+        final EgressConsumer full, final EgressConsumer[] late, final int last)
+    {
+        if (full.lastDeliveredSequence() < last)
+        {
+            return false;
+        }
+        long lastTaken = last;
+        while (!day.takes(view, lastTaken))
+        {
+            lastTaken--;
+        }
+        for (final EgressConsumer consumer : late)
+        {
+            if (null == consumer || consumer.lastDeliveredSequence() < lastTaken || consumer.isSnapshotPending())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Publishes the day on a thread of its own, up to {@link #allowedUpTo} (the test holds it at a join point until
+     * the late consumer is connected and subscribed, and lets it go on as the snapshot is asked for); every
+     * {@code pauseEvery} ticks it pauses 200 us (0: never).
+     */
+    private Thread publishing(final SnapshotDay day, final int pauseEvery)
+    {
+        final Thread thread = new Thread(() ->
+        {
+            for (long sequence = 1; sequence <= day.count(); sequence++)
+            {
+                while (sequence > allowedUpTo.get())
+                {
+                    Thread.onSpinWait();
+                }
+                harness.publish(day.tick(sequence));
+                if (pauseEvery > 0 && sequence % pauseEvery == 0)
+                {
+                    LockSupport.parkNanos(200_000);
+                }
+            }
+        }, "day-publisher");
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    private static void join(final Thread thread)
+    {
+        try
+        {
+            thread.join(30_000);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(ex);
+        }
+    }
+
+    private static PublisherHarness harness(final List<String> consumers)
+    {
+        return new PublisherHarness(ShmInstance.context(ShmInstance.unique()), consumers,
+            context -> context.depthLevels(SnapshotDay.DEPTH).snapshotBooks(SnapshotDay.BOOKS).snapshotTicks(1 << 14));
+    }
+
+    /**
+     * @param path {@code RING} or {@code STREAM} (instruments 1..4 one by one with the view), or {@code LOG}: every
+     *             instrument with the view, through the shared tick log.
+     */
+    private EgressConsumer consumer(final String name, final String path, final SubscriptionView view)
+    {
+        final ShmTransport transport = new ShmTransport(ShmInstance.context(harness.shm().instance()));
+        closeables.add(transport);
+        final ConsumerContext context = new ConsumerContext().name(name).token(name + PublisherHarness.TOKEN_SUFFIX)
+            .path(path.equals("STREAM") ? DeliveryPath.STREAM : DeliveryPath.RING).ringSlots(1 << 12);
+        final EgressConsumer consumer = EgressConsumer.connect(transport, context);
+        closeables.add(consumer);
+        if (path.equals("LOG"))
+        {
+            consumer.subscribeAll(view);
+        }
+        else
+        {
+            for (int i = 1; i <= SnapshotDay.INSTRUMENTS; i++)
+            {
+                consumer.subscribe(i, view);
+            }
+        }
+        Await.until(name + " subscribed", 10, () ->
+        {
+            consumer.poll((buffer, offset) -> { }, 0);
+            return consumer.subscriptionsAwaitingAnswer() == 0;
+        });
+        return consumer;
+    }
+}
