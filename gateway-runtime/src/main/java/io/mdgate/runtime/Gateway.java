@@ -155,8 +155,7 @@ public final class Gateway implements AutoCloseable
             final FeedSession.Context sessionContext = sessionContext(config.feed(), clock, err);
             resume.ifPresent(p -> sessionContext.resume(p.sessionName(), p.sessionNumber(), p.nextExchangeSequence()));
             final SessionAgent session = new SessionAgent(packetRing, 1024, sessionContext,
-                new OrderBooks(new BookContext().maxOrders(config.book().maxOrders())
-                    .maxLevels(config.book().maxLevels()).referenceWindow(config.book().referenceWindow()).conclude()),
+                new OrderBooks(bookContext(config.book()).conclude()),
                 new ExchangeClock(LocalDate.now(hoursConfig.zone())), firstSequence, tickLog,
                 journal != null ? journal.publisher() : null, marketState, clock, ingressToSession, counters);
             session.normalizer().depthLevels(config.book().depthLevels());
@@ -179,6 +178,9 @@ public final class Gateway implements AutoCloseable
             final PublisherContext publisherContext = new PublisherContext()
                 .transport(transport)
                 .depthLevels(config.book().depthLevels())
+                .orderSnapshots(config.egress().orderSnapshots())
+                .snapshotBooks(bookContext(config.book()))
+                .snapshotTicks(config.egress().snapshotTicks())
                 .counters(counters)
                 .firstSequence(firstSequence)
                 .eventLog(message -> err.println("mdgate run: egress: " + message))
@@ -539,4 +541,10 @@ public final class Gateway implements AutoCloseable
         return context;
     }
 
+
+    private static BookContext bookContext(final GatewayConfig.Book book)
+    {
+        return new BookContext().maxOrders(book.maxOrders()).maxLevels(book.maxLevels())
+            .referenceWindow(book.referenceWindow());
+    }
 }

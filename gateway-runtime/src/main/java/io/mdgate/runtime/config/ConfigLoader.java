@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import io.mdgate.core.book.BookContext;
 import io.mdgate.core.tick.Normalizer;
+import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.runtime.config.GatewayConfig.AgentRef;
 import io.mdgate.runtime.config.GatewayConfig.Book;
 import io.mdgate.runtime.config.GatewayConfig.Consumer;
@@ -433,7 +434,7 @@ public final class ConfigLoader
     private static Egress egress(final TableReader table, final String name)
     {
         table.refuseUnknownKeys(Set.of("transport", "shm_dir", "instance", "shm_group", "mtu", "rdma_device",
-            "rdma_address", "consumers"));
+            "rdma_address", "consumers", "order_snapshots", "snapshot_ticks"));
         final Transport transport = table.parsed("transport", "shm", ConfigLoader::transport, Transport.SHM);
         final Path shmDir = path(table, "shm_dir", "/dev/shm");
         final String instance = table.string("instance", name);
@@ -467,7 +468,11 @@ public final class ConfigLoader
             }
             consumers.add(new Consumer(consumerName, token));
         }
-        return new Egress(transport, shmDir, instance, shmGroup, mtu, rdmaDevice, rdmaAddress, consumers);
+        final boolean orderSnapshots = table.bool("order_snapshots", false);
+        final long snapshotTicks = table.integer("snapshot_ticks", PublisherContext.DEFAULT_SNAPSHOT_TICKS,
+            PublisherContext.MIN_SNAPSHOT_TICKS, PublisherContext.MAX_SNAPSHOT_TICKS);
+        return new Egress(transport, shmDir, instance, shmGroup, mtu, rdmaDevice, rdmaAddress, consumers,
+            orderSnapshots, (int)snapshotTicks);
     }
 
     private static Transport transport(final String text)

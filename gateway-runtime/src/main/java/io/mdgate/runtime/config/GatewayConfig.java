@@ -308,6 +308,9 @@ public record GatewayConfig(
      * @param rdmaDevice  verbs: the RDMA device, e.g. {@code rxe0} ({@code rdma_device}); empty when unused.
      * @param rdmaAddress verbs: the address to listen on ({@code rdma_address}); empty when unused.
      * @param consumers   the consumers allowed to connect.
+     * @param orderSnapshots whether the egress keeps a mirror of the books so late joiners' snapshots carry the live
+     *                       orders ({@code order_snapshots}).
+     * @param snapshotTicks  ticks one snapshot may hold ({@code snapshot_ticks}).
      */
     public record Egress(
         Transport transport,
@@ -317,7 +320,9 @@ public record GatewayConfig(
         int mtu,
         String rdmaDevice,
         String rdmaAddress,
-        List<Consumer> consumers)
+        List<Consumer> consumers,
+        boolean orderSnapshots,
+        int snapshotTicks)
     {
         public Egress
         {

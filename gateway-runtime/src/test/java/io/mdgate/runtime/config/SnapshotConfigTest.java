@@ -1,0 +1,40 @@
+package io.mdgate.runtime.config;
+
+import io.mdgate.egress.publisher.PublisherContext;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SnapshotConfigTest
+{
+    @Test
+    void shouldKeepNoOrderMirrorByDefault()
+    {
+        final GatewayConfig.Egress egress = ConfigLoader.parse(ConfigLoaderTest.MINIMAL).egress();
+
+        assertFalse(egress.orderSnapshots());
+        assertEquals(PublisherContext.DEFAULT_SNAPSHOT_TICKS, egress.snapshotTicks());
+    }
+
+    @Test
+    void shouldReadTheSnapshotSettings()
+    {
+        final String toml = ConfigLoaderTest.MINIMAL + "\n[egress]\norder_snapshots = true\nsnapshot_ticks = 4096\n";
+
+        final GatewayConfig.Egress egress = ConfigLoader.parse(toml).egress();
+        assertTrue(egress.orderSnapshots());
+        assertEquals(4096, egress.snapshotTicks());
+    }
+
+    @Test
+    void shouldRefuseASnapshotBufferOutsideItsRange()
+    {
+        final String toml = ConfigLoaderTest.MINIMAL + "\n[egress]\nsnapshot_ticks = 10\n";
+
+        final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.parse(toml));
+        assertTrue(ex.getMessage().contains("egress.snapshot_ticks"), ex.getMessage());
+    }
+}
