@@ -149,34 +149,13 @@ class RunCommandTest
         };
         // The subscription takes effect when the egress agent answers it; ticks published before that are not the
         // consumer's (on a loaded host that answer can come after the feed started).
-        // A second consumer takes the depth view of every instrument, with a table slot each.
-        final EgressConsumer depthConsumer = EgressConsumer.connect(new ShmTransport(new ShmContext()
-            .directory(dir.resolve("shm")).instance("run-test-" + ProcessHandle.current().pid()).conclude()),
-            new ConsumerContext().name("c2").token("token-2").reconnect(false));
-        for (int i = 1; i <= INSTRUMENTS; i++)
-        {
-            depthConsumer.subscribe(i, SubscriptionView.DEPTH);
-        }
-        final long[] orderEventsInDepthView = { 0 };
-        final TickHandler depthOnly = (buffer, offset) ->
-        {
-            final EventType type = new TickDecoder().wrap(buffer, offset, TickDecoder.BLOCK_LENGTH,
-                TickDecoder.SCHEMA_VERSION).eventType();
-            orderEventsInDepthView[0] += type == EventType.ADD || type == EventType.DELETE ? 1 : 0;
-        };
-        final Runnable poll = () ->
-        {
-            consumer.poll(count, 1024);
-            depthConsumer.poll(depthOnly, 1024);
-        };
+        final Runnable poll = () -> consumer.poll(count, 1024);
         final long answered = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((consumer.subscriptionsAwaitingAnswer() > 0 || depthConsumer.subscriptionsAwaitingAnswer() > 0) &&
-            System.nanoTime() < answered)
+        while (consumer.subscriptionsAwaitingAnswer() > 0 && System.nanoTime() < answered)
         {
             poll.run();
         }
         assertEquals(0, consumer.subscriptionsAwaitingAnswer(), "the publisher answered the subscription");
-        assertEquals(0, depthConsumer.subscriptionsAwaitingAnswer(), "and the depth view's");
 
         final int messages = 20_000;
         final StringWriter simOut = new StringWriter();
@@ -199,6 +178,48 @@ class RunCommandTest
             poll.run();
         }
         assertEquals(live.value("session.ticks"), received[0], "the consumer got every tick; counters: " + live.values());
+
+        // A late joiner, at the end of the day: the depth view of every instrument, from a snapshot.
+        final EgressConsumer depthConsumer = EgressConsumer.connect(new ShmTransport(new ShmContext()
+            .directory(dir.resolve("shm")).instance("run-test-" + ProcessHandle.current().pid()).conclude()),
+            new ConsumerContext().name("c2").token("token-2").reconnect(false));
+        for (int i = 1; i <= INSTRUMENTS; i++)
+        {
+            depthConsumer.subscribe(i, SubscriptionView.DEPTH);
+        }
+        final DepthBook[] joined = new DepthBook[INSTRUMENTS + 1];
+        for (int i = 0; i <= INSTRUMENTS; i++)
+        {
+            joined[i] = new DepthBook(DEPTH);
+        }
+        final long[] orderEventsInDepthView = { 0 };
+        final TickHandler late = (buffer, offset) ->
+        {
+            final TickDecoder tick = new TickDecoder().wrap(buffer, offset, TickDecoder.BLOCK_LENGTH,
+                TickDecoder.SCHEMA_VERSION);
+            final EventType type = tick.eventType();
+            orderEventsInDepthView[0] += type == EventType.ADD || type == EventType.DELETE ? 1 : 0;
+            if (type == EventType.LEVEL)
+            {
+                joined[tick.instrumentId()].apply(buffer, offset);
+            }
+        };
+        final long joinBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (depthConsumer.subscriptionsAwaitingAnswer() > 0 && System.nanoTime() < joinBy)
+        {
+            depthConsumer.poll(late, 1024);
+            poll.run();
+        }
+        depthConsumer.requestSnapshot();
+        while ((depthConsumer.isSnapshotPending() || depthConsumer.counters().snapshots() == 0) &&
+            System.nanoTime() < joinBy)
+        {
+            depthConsumer.poll(late, 1024);
+            poll.run();
+        }
+        assertEquals(1, depthConsumer.counters().snapshots(), "the late joiner got its snapshot");
+        assertEquals(live.value("session.ticks"), depthConsumer.snapshotSequence(),
+            "the snapshot is of the last tick published");
         assertEquals(DEPTH, depthConsumer.depthLevels(), "the publisher keeps the depth the gateway publishes");
         assertEquals(0, orderEventsInDepthView[0], "the depth view takes no order events");
         final DepthBook[] tabled = new DepthBook[INSTRUMENTS + 1];
@@ -262,12 +283,16 @@ class RunCommandTest
                         final int levels = Math.min(DEPTH, books.levelCount(i, side));
                         final String where = "instrument " + i + " side " + side;
                         assertEquals(levels, streamed[i].levels(side), where + ": LEVEL ticks at the consumer");
+                        assertEquals(levels, joined[i].levels(side), where + ": the late joiner's snapshot");
                         assertEquals(levels, tabled[i].levels(side), where + ": the depth table");
                         for (int d = 0; d < levels; d++)
                         {
                             assertEquals(books.depthPrice(i, side, d), streamed[i].price(side, d), where);
                             assertEquals(books.depthSize(i, side, d), streamed[i].quantity(side, d), where);
                             assertEquals(books.depthOrderCount(i, side, d), streamed[i].orders(side, d), where);
+                            assertEquals(books.depthPrice(i, side, d), joined[i].price(side, d), where);
+                            assertEquals(books.depthSize(i, side, d), joined[i].quantity(side, d), where);
+                            assertEquals(books.depthOrderCount(i, side, d), joined[i].orders(side, d), where);
                             assertEquals(books.depthPrice(i, side, d), tabled[i].price(side, d), where);
                             assertEquals(books.depthSize(i, side, d), tabled[i].quantity(side, d), where);
                         }
