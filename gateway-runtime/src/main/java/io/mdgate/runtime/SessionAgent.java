@@ -70,6 +70,11 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
     private final AtomicCounter malformedMessages;
     private final AtomicCounter logOverruns;
     private final AtomicCounter levelTicks;
+    private final AtomicCounter bookOrders;
+    private final AtomicCounter bookLevels;
+    private final AtomicCounter bookDisplaced;
+    private final AtomicCounter bookUnknown;
+    private final AtomicCounter bookRefused;
     private final ControlledMessageHandler ringHandler = this::onRingPacket;
     private final PacketHandler recoveryInput = this::onRecoveryPacket;
     private long lastPublishNanos;
@@ -120,6 +125,11 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
         malformedMessages = counters.newCounter("session.malformed_messages", CounterType.TOTAL);
         logOverruns = counters.newCounter("tick_log.overruns", CounterType.TOTAL);
         levelTicks = counters.newCounter("session.level_ticks", CounterType.TOTAL);
+        bookOrders = counters.newCounter("book.orders", CounterType.LEVEL);
+        bookLevels = counters.newCounter("book.levels", CounterType.LEVEL);
+        bookDisplaced = counters.newCounter("book.displaced_orders", CounterType.LEVEL);
+        bookUnknown = counters.newCounter("book.unknown_orders", CounterType.TOTAL);
+        bookRefused = counters.newCounter("book.refused", CounterType.TOTAL);
     }
 
     /** @return the normalizer, for a restore from the journal before the agent starts. */
@@ -263,6 +273,13 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
         malformedMessages.setRelease(processor.malformedCount());
         logOverruns.setRelease(log.overruns());
         levelTicks.setRelease(normalizer.levelCount());
+        final OrderBooks books = normalizer.books();
+        bookOrders.setRelease(books.orderCount());
+        bookLevels.setRelease(books.levelCount());
+        bookDisplaced.setRelease(books.displacedOrderCount());
+        bookUnknown.setRelease(books.unknownOrderCount());
+        bookRefused.setRelease(books.orderCapacityExceededCount() + books.levelCapacityExceededCount() +
+            books.duplicateOrderCount() + books.instrumentOutOfRangeCount() + books.invalidInputCount());
     }
 
     @Override

@@ -259,6 +259,10 @@ class RunCommandTest
             assertEquals(0, s.value("gateway.errors"), err.toString());
             assertEquals(s.value("ingress.p0.0.packets"), s.value("feed.A.packets") + s.value("feed.B.packets"));
             assertTrue(s.value("latency.ingress_to_session.samples") > 0);
+            assertTrue(s.value("book.orders") > 100, "live orders on the books: " + s.value("book.orders"));
+            assertTrue(s.value("book.levels") > 20 && s.value("book.levels") <= s.value("book.orders"));
+            assertEquals(0, s.value("book.displaced_orders"), "a 20,000-message day fits the reference window");
+            assertEquals(0, s.value("book.unknown_orders") + s.value("book.refused"));
             assertTrue(s.value("latency.ingress_to_journal.samples") > 0);
             assertTrue(live.value("latency.ingress_to_session.p99_ns") > 0, "percentiles published while running");
             for (final String stage : new String[] { "ingress_to_session", "ingress_to_journal", "ingress_to_egress" })

@@ -583,6 +583,15 @@ public final class OrderBooks
         return instrumentOutOfRangeCount;
     }
 
+    /**
+     * @return live orders kept in overflow records because an order a multiple of the reference window older held
+     * their window record; a steady rise says the window is narrower than the spread of live references.
+     */
+    public int displacedOrderCount()
+    {
+        return orders.displaced();
+    }
+
     /** @return adds and replaces refused for a bad side, price or share count. */
     public long invalidInputCount()
     {
