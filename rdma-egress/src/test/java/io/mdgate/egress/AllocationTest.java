@@ -188,7 +188,12 @@ class AllocationTest
                 final long[] sum = new long[1];
                 final TickHandler handler = (buffer, offset) -> sum[0] += buffer.getLong(offset);
                 final DepthBook depth = new DepthBook();
-                long before = -1;
+                // Bytes per window of MEASURED ticks, as for the publisher: a per-tick allocation shows in every
+                // window, a one-off inside the JDK's socket code (the control channel's heartbeats) while C2 settles
+                // does not repeat, so the consumer passes when one window allocates nothing.
+                long windowStart = -1;
+                int window = 0;
+                long best = Long.MAX_VALUE;
                 // instrument 1, a LEVEL tick: every consumer takes it
                 final long target = WARM_UP + MEASURED * WINDOWS;
                 long polls = 0;
@@ -199,14 +204,25 @@ class AllocationTest
                     {
                         sum[0] += depth.levels(DepthBook.BID);
                     }
-                    if (before < 0 && consumer.lastDeliveredSequence() >= measureFrom.get())
+                    final long from = measureFrom.get();
+                    if (from > 0 && window <= WINDOWS && consumer.lastDeliveredSequence() >= from + window * MEASURED)
                     {
-                        before = threads.getCurrentThreadAllocatedBytes();
+                        final long now = threads.getCurrentThreadAllocatedBytes();
+                        if (windowStart >= 0)
+                        {
+                            best = Math.min(best, now - windowStart);
+                        }
+                        windowStart = now;
+                        window++;
                     }
                 }
-                if (before >= 0 && consumer.lastDeliveredSequence() >= target)
+                if (windowStart >= 0 && consumer.lastDeliveredSequence() >= target)
                 {
-                    result.set(threads.getCurrentThreadAllocatedBytes() - before);
+                    if (window <= WINDOWS)
+                    {
+                        best = Math.min(best, threads.getCurrentThreadAllocatedBytes() - windowStart);
+                    }
+                    result.set(best);
                 }
             }
         }, "consumer-" + name);
