@@ -1,17 +1,12 @@
 package io.mdgate.egress;
 
+import io.mdgate.core.book.BookApplier;
 import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.DepthDiff;
 import io.mdgate.core.book.OrderBooks;
 import io.mdgate.core.book.SeededOrderFlow;
 import io.mdgate.core.depth.DepthBook;
-import io.mdgate.core.itch.AddOrderFlyweight;
 import io.mdgate.core.itch.ItchMessageDecoder;
-import io.mdgate.core.itch.ItchMessageHandler;
-import io.mdgate.core.itch.OrderCancelFlyweight;
-import io.mdgate.core.itch.OrderDeleteFlyweight;
-import io.mdgate.core.itch.OrderExecutedFlyweight;
-import io.mdgate.core.itch.OrderReplaceFlyweight;
 import io.mdgate.egress.consumer.ConsumerContext;
 import io.mdgate.egress.consumer.EgressConsumer;
 import io.mdgate.core.tick.sbe.Side;
@@ -109,7 +104,7 @@ class DepthTableTest
         final OrderBooks books = new OrderBooks(new BookContext().maxOrders(2048).maxLevels(2048).maxInstruments(16));
         final DepthDiff diff = new DepthDiff(PUBLISHER_DEPTH, INSTRUMENTS + 1);
         final ItchMessageDecoder decoder = new ItchMessageDecoder();
-        final Applier applier = new Applier(books);
+        final BookApplier applier = new BookApplier(books);
         final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
         final UnsafeBuffer tick = new UnsafeBuffer(new byte[64]);
         for (int i = 1; i <= INSTRUMENTS; i++)
@@ -275,48 +270,5 @@ class DepthTableTest
         final short flags = tick.getShort(TickLayout.FLAGS_OFFSET, ByteOrder.LITTLE_ENDIAN);
         tick.putShort(TickLayout.FLAGS_OFFSET, (short)(flags | 1 << 2), ByteOrder.LITTLE_ENDIAN);
         return tick;
-    }
-
-    /** Applies the order messages to the books through their public API. */
-    private static final class Applier implements ItchMessageHandler
-    {
-        private final OrderBooks books;
-
-        Applier(final OrderBooks books)
-        {
-            this.books = books;
-        }
-
-        @Override
-        public void onAddOrder(final AddOrderFlyweight message)
-        {
-            books.add(message.stockLocate(), message.orderReference(), message.side(), message.shares(),
-                message.price());
-        }
-
-        @Override
-        public void onOrderExecuted(final OrderExecutedFlyweight message)
-        {
-            books.execute(message.orderReference(), message.executedShares());
-        }
-
-        @Override
-        public void onOrderCancel(final OrderCancelFlyweight message)
-        {
-            books.cancel(message.orderReference(), message.cancelledShares());
-        }
-
-        @Override
-        public void onOrderDelete(final OrderDeleteFlyweight message)
-        {
-            books.delete(message.orderReference());
-        }
-
-        @Override
-        public void onOrderReplace(final OrderReplaceFlyweight message)
-        {
-            books.replace(message.originalOrderReference(), message.newOrderReference(), message.shares(),
-                message.price());
-        }
     }
 }

@@ -1,14 +1,6 @@
 package io.mdgate.core.book;
 
-import io.mdgate.core.itch.AddOrderFlyweight;
-import io.mdgate.core.itch.AddOrderMpidFlyweight;
 import io.mdgate.core.itch.ItchMessageDecoder;
-import io.mdgate.core.itch.ItchMessageHandler;
-import io.mdgate.core.itch.OrderCancelFlyweight;
-import io.mdgate.core.itch.OrderDeleteFlyweight;
-import io.mdgate.core.itch.OrderExecutedFlyweight;
-import io.mdgate.core.itch.OrderExecutedWithPriceFlyweight;
-import io.mdgate.core.itch.OrderReplaceFlyweight;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -91,60 +83,5 @@ class OrderBooksReferenceModelTest
             }
         }
         assertEquals(reference.bestQueue(instrument, side), queue, context + " (time priority at the best level)");
-    }
-
-    /** Applies the order messages to the books, nothing else: the book on its own, without the normalizer. */
-    private static final class BookApplier implements ItchMessageHandler
-    {
-        private final OrderBooks books;
-
-        BookApplier(final OrderBooks books)
-        {
-            this.books = books;
-        }
-
-        @Override
-        public void onAddOrder(final AddOrderFlyweight message)
-        {
-            books.add(message.stockLocate(), message.orderReference(), message.side(), message.shares(),
-                message.price());
-        }
-
-        @Override
-        public void onAddOrderMpid(final AddOrderMpidFlyweight message)
-        {
-            onAddOrder(message);
-        }
-
-        @Override
-        public void onOrderExecuted(final OrderExecutedFlyweight message)
-        {
-            books.execute(message.orderReference(), message.executedShares());
-        }
-
-        @Override
-        public void onOrderExecutedWithPrice(final OrderExecutedWithPriceFlyweight message)
-        {
-            books.execute(message.orderReference(), message.executedShares());
-        }
-
-        @Override
-        public void onOrderCancel(final OrderCancelFlyweight message)
-        {
-            books.cancel(message.orderReference(), message.cancelledShares());
-        }
-
-        @Override
-        public void onOrderDelete(final OrderDeleteFlyweight message)
-        {
-            books.delete(message.orderReference());
-        }
-
-        @Override
-        public void onOrderReplace(final OrderReplaceFlyweight message)
-        {
-            books.replace(message.originalOrderReference(), message.newOrderReference(), message.shares(),
-                message.price());
-        }
     }
 }

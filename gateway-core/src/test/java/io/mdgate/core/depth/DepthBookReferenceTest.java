@@ -1,18 +1,11 @@
 package io.mdgate.core.depth;
 
+import io.mdgate.core.book.BookApplier;
 import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.DepthDiff;
 import io.mdgate.core.book.OrderBooks;
 import io.mdgate.core.book.SeededOrderFlow;
-import io.mdgate.core.itch.AddOrderFlyweight;
-import io.mdgate.core.itch.AddOrderMpidFlyweight;
 import io.mdgate.core.itch.ItchMessageDecoder;
-import io.mdgate.core.itch.ItchMessageHandler;
-import io.mdgate.core.itch.OrderCancelFlyweight;
-import io.mdgate.core.itch.OrderDeleteFlyweight;
-import io.mdgate.core.itch.OrderExecutedFlyweight;
-import io.mdgate.core.itch.OrderExecutedWithPriceFlyweight;
-import io.mdgate.core.itch.OrderReplaceFlyweight;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,7 +46,7 @@ class DepthBookReferenceTest
             shuffled[i] = new DepthBook(depth);
         }
         final ItchMessageDecoder decoder = new ItchMessageDecoder();
-        final Applier applier = new Applier(books);
+        final BookApplier applier = new BookApplier(books);
         final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
         final UnsafeBuffer tick = new UnsafeBuffer(new byte[64]);
         final Random order = new Random(seed);
@@ -117,61 +110,6 @@ class DepthBookReferenceTest
                 assertEquals(books.depthOrderCount(instrument, side, i), book.orders(side, i),
                     context + " orders " + i);
             }
-        }
-    }
-
-    /** Applies the order messages to the books through their public API. */
-    private static final class Applier implements ItchMessageHandler
-    {
-        private final OrderBooks books;
-
-        Applier(final OrderBooks books)
-        {
-            this.books = books;
-        }
-
-        @Override
-        public void onAddOrder(final AddOrderFlyweight message)
-        {
-            books.add(message.stockLocate(), message.orderReference(), message.side(), message.shares(),
-                message.price());
-        }
-
-        @Override
-        public void onAddOrderMpid(final AddOrderMpidFlyweight message)
-        {
-            onAddOrder(message);
-        }
-
-        @Override
-        public void onOrderExecuted(final OrderExecutedFlyweight message)
-        {
-            books.execute(message.orderReference(), message.executedShares());
-        }
-
-        @Override
-        public void onOrderExecutedWithPrice(final OrderExecutedWithPriceFlyweight message)
-        {
-            books.execute(message.orderReference(), message.executedShares());
-        }
-
-        @Override
-        public void onOrderCancel(final OrderCancelFlyweight message)
-        {
-            books.cancel(message.orderReference(), message.cancelledShares());
-        }
-
-        @Override
-        public void onOrderDelete(final OrderDeleteFlyweight message)
-        {
-            books.delete(message.orderReference());
-        }
-
-        @Override
-        public void onOrderReplace(final OrderReplaceFlyweight message)
-        {
-            books.replace(message.originalOrderReference(), message.newOrderReference(), message.shares(),
-                message.price());
         }
     }
 }
