@@ -67,13 +67,8 @@ final class ConsumerSession
     /** Subscribed to every instrument and reading the shared log: its ring gets no live ticks. */
     boolean readsLog;
     String closeReason;
-    /** A SNAPSHOT request waits to be built (one snapshot is built and sent at a time, across sessions). */
-    boolean snapshotWanted;
-    /** The snapshot of this session is being sent. */
-    boolean snapshotSending;
-    /** Instruments the waiting request lists; -1: every subscribed one. */
-    int snapshotIdCount;
-    final int[] snapshotIds = new int[ControlMessageDescriptor.MAX_SNAPSHOT_INSTRUMENTS];
+    /** This session's late-join snapshot, asked for, being built and sent, or none. */
+    final SessionSnapshot snapshot;
 
     private long cachedReadPosition;
 
@@ -85,8 +80,10 @@ final class ConsumerSession
         final int maxInstruments,
         final int maxTableSlots,
         final int flushSlots,
+        final int snapshotTicks,
         final PublisherCounters counters)
     {
+        this.snapshot = new SessionSnapshot(snapshotTicks);
         this.counters = counters;
         this.index = index;
         this.positionRegion = positionRegion;
@@ -123,8 +120,7 @@ final class ConsumerSession
         depthTable.attach(remote, ringSlots, tableSlots, depthLevels, Math.min(depthLevels, publisherDepth));
         subscriptions.reset(tableSlots);
         controlRecovery.clear();
-        snapshotWanted = false;
-        snapshotSending = false;
+        snapshot.clear();
         remote.writeLong(ConsumerRegionDescriptor.LAP_POSITION_OFFSET, ConsumerRegionDescriptor.NOT_LAPPED);
         state = ACTIVE;
         ringState = RING_LIVE;
@@ -300,8 +296,7 @@ final class ConsumerSession
         name = null;
         ringSlots = 0;
         readsLog = false;
-        snapshotWanted = false;
-        snapshotSending = false;
+        snapshot.clear();
         state = FREE;
         closeRequested = false;
     }

@@ -515,7 +515,9 @@ final class SessionControl implements ControlMessageHandler
 
     /**
      * Queues a SNAPSHOT request, answered by the {@link SnapshotSender} (one request waits per session: a second one
-     * before the first was built replaces it). A malformed one is refused at once and counted.
+     * before the first began replaces it, one while it is under way is ignored). A malformed one is refused at once
+     * and counted, and so is one without the flag PER_INSTRUMENT (an older consumer's, which
+     * would take one sequence for every instrument), with a log line saying why.
      */
     private void onSnapshot(final ConsumerSession session, final DirectBuffer buffer, final int offset,
         final int length)
@@ -528,13 +530,16 @@ final class SessionControl implements ControlMessageHandler
             publisher.refuseSnapshot(session);
             return;
         }
-        final int count = snapshotRequest.instrumentCount();
-        for (int i = 0; i < count; i++)
+        if ((snapshotRequest.flags() & PER_INSTRUMENT) == 0)
         {
-            session.snapshotIds[i] = snapshotRequest.instrument(i);
+            counters.snapshotsRefused.incrementRelease();
+            log.log("refused a snapshot to consumer '" + session.name + "': its request expects one sequence for " +
+                "every instrument; this publisher builds each instrument's part at its own sequence " +
+                "(flag PER_INSTRUMENT, docs/EGRESS.md \"Snapshots\")");
+            publisher.refuseSnapshot(session);
+            return;
         }
-        session.snapshotIdCount = count == 0 ? -1 : count;
-        session.snapshotWanted = true;
+        session.snapshot.request(snapshotRequest);
     }
 
     private void onResync(final ConsumerSession session, final long fromSequence)
