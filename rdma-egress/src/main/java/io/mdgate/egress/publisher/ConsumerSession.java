@@ -268,6 +268,26 @@ final class ConsumerSession
         return true;
     }
 
+    /**
+     * Sends a notice the consumer can do without (a heartbeat, a LAPPED whose news the region's lap notice carries
+     * too). While the session's snapshot is under way its channel is full of it by design, so back pressure then
+     * skips the notice instead of ending the session (the consumer that reads its snapshot knows the publisher is
+     * there; one that never reads is dropped at its heartbeat timeout); otherwise as {@link #send}.
+     */
+    void sendNotice(final ControlFlyweight message, final int length)
+    {
+        if (snapshot.state == SessionSnapshot.IDLE || null == channel)
+        {
+            send(message, length);
+            return;
+        }
+        final int result = channel.offer(message.buffer(), message.offset(), length);
+        if (result != TransportResult.OK && result != TransportResult.BACK_PRESSURED)
+        {
+            requestClose("control send failed: " + TransportResult.describe(result));
+        }
+    }
+
     void requestClose(final String reason)
     {
         if (!closeRequested)

@@ -228,7 +228,7 @@ final class SessionControl implements ControlMessageHandler
             session.lastHeartbeatSentNanos = nowNanos;
             heartbeat.wrapForEncode(scratch, 0, HEARTBEAT);
             heartbeat.timestamp(context.epochClock().nanoTime()).sequence(publisher.lastSequence());
-            session.send(heartbeat, HeartbeatFlyweight.LENGTH);
+            session.sendNotice(heartbeat, HeartbeatFlyweight.LENGTH);
         }
     }
 
@@ -580,7 +580,9 @@ final class SessionControl implements ControlMessageHandler
     {
         counters.laps.incrementRelease();
         session.stopLapped();
-        sendRange(session, LAPPED, 0, publisher.lastSequence(), 0, 0, VIA_RING);
+        range.wrapForEncode(scratch, 0, LAPPED);
+        range.from(0).to(publisher.lastSequence()).count(0).status(0).flags(VIA_RING).position(session.ring.position());
+        session.sendNotice(range, SequenceRangeFlyweight.LENGTH);
     }
 
     private void sendRange(final ConsumerSession session, final short type, final long from, final long to,

@@ -32,7 +32,13 @@ final class SnapshotDay
 
     SnapshotDay(final long seed, final int messages)
     {
-        final SeededOrderFlow flow = new SeededOrderFlow(seed, INSTRUMENTS, 700);
+        this(seed, messages, 700);
+    }
+
+    /** @param maxLiveOrders the flow deletes instead of adding once this many orders are live (at most 8,192). */
+    SnapshotDay(final long seed, final int messages, final int maxLiveOrders)
+    {
+        final SeededOrderFlow flow = new SeededOrderFlow(seed, INSTRUMENTS, maxLiveOrders);
         final OrderBooks books = new OrderBooks(new BookContext().maxOrders(8192).maxLevels(8192).maxInstruments(1024)
             .referenceWindow(1 << 16));
         final Normalizer normalizer = new Normalizer(books, new ExchangeClock(LocalDate.of(2026, 12, 1)),
