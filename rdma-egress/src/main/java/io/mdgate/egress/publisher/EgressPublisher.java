@@ -478,7 +478,7 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
         return lastInstrument;
     }
 
-    /** @return consumers whose late-join snapshot was under way in the last duty cycle. */
+    /** @return consumers whose late-join snapshot is asked for or under way (as of the last duty cycle). */
     public int snapshotsUnderWay()
     {
         return snapshotSender.building();

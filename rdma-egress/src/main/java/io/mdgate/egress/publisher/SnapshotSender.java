@@ -71,7 +71,6 @@ final class SnapshotSender
     {
         int budget = recordsPerCycle;
         int work = 0;
-        building = 0;
         final int count = sessions.length;
         for (int k = 0; k < count && budget > 0; k++)
         {
@@ -91,12 +90,17 @@ final class SnapshotSender
                 snapshot.begin(publisher.lastSequence(), builder.knownCount(), nowNanos);
                 work++;
             }
-            building++;
             final int used = step(session, snapshot, nowNanos, budget);
             budget -= used;
             work += used;
         }
         cursor = count == 0 ? 0 : (cursor + 1) % count;
+        int underWay = 0;
+        for (final ConsumerSession session : sessions)
+        {
+            underWay += session.snapshot.state == SessionSnapshot.IDLE ? 0 : 1;
+        }
+        building = underWay;
         return work;
     }
 
@@ -174,7 +178,7 @@ final class SnapshotSender
     }
 
     /**
-     * Sends staged ticks in place, up to {@code allowance} of them (at least one message).
+     * Sends staged ticks in place, up to {@code allowance} of them (at least one), in messages of at most that many.
      *
      * @return ticks sent.
      */
@@ -184,7 +188,8 @@ final class SnapshotSender
         int sent = 0;
         while (snapshot.stagedSent < snapshot.staged && (sent == 0 || sent < allowance))
         {
-            final int count = Math.min(perMessage, snapshot.staged - snapshot.stagedSent);
+            final int count = Math.min(Math.min(perMessage, snapshot.staged - snapshot.stagedSent),
+                Math.max(1, allowance - sent));
             final int header = snapshot.stagedSent * TICK;
             final UnsafeBuffer staging = snapshot.staging;
             staging.setMemory(header, RecoveryDataFlyweight.TICKS_OFFSET, (byte)0);
@@ -273,7 +278,7 @@ final class SnapshotSender
         return false;
     }
 
-    /** @return sessions whose snapshot was under way in the last duty cycle. */
+    /** @return sessions whose snapshot is asked for or under way at the end of the last duty cycle. */
     int building()
     {
         return building;
