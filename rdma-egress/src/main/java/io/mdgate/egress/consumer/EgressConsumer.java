@@ -1198,6 +1198,12 @@ public final class EgressConsumer implements AutoCloseable
         return snapshotSequence;
     }
 
+    /** @return the highest part sequence of the last snapshot (its SNAPSHOT_END's to), 0 before the first. */
+    public long snapshotEndSequence()
+    {
+        return floors.to();
+    }
+
     /**
      * @return the sequence of the instrument's part in the last snapshot, S(i): its live ticks are delivered after it
      *         only; 0 when the snapshot had no tick of it (then its live ticks after {@link #snapshotSequence()} are
