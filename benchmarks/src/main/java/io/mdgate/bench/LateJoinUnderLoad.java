@@ -18,6 +18,8 @@ import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteOrder;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -34,15 +36,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * rest paced at {@code rate} messages per second on the publisher's thread, each tick stamped with the time its
  * message was due (so a stalled duty cycle shows as latency, not as a later stamp). A live consumer of every
  * instrument (shared log) is connected from the start; at the join message a late consumer of every instrument
- * (view ALL) asks for a snapshot and builds its books from what it is delivered ({@link BookRestore}).
+ * (view ALL) asks for a snapshot and builds its books from what it is delivered ({@link BookRestore}; its books are
+ * allocated before the paced part, and the heap collected once, so no set-up garbage is collected inside it).
+ * Consumers yield when a poll finds nothing, so that three threads share two cores.
  * <p>
- * Per way, one RESULT line: the longest duty cycle and its p99.9 while the snapshot was under way and outside it,
+ * Per way, one RESULT line: the publisher thread's CPU time per duty cycle while the snapshot was under way (what the
+ * snapshot's work costs a cycle, whatever else runs on the host: preemption and collector pauses are not in it), the
+ * wall time of the duty cycles while the snapshot was under way and outside it,
  * the live consumer's tick latency (due time to its poll) p50 / p99 / p99.9 / max over the paced part, the joiner's
  * time from its request to the end of the snapshot and to being live (delivered up to what was published when the
  * snapshot ended), its ticks, and whether its books agree with their own top of book at the end (mismatches 0).
- * Ways: {@code budget=N} (the publisher's {@code snapshotRecordsPerCycle}; the largest, 1,048,576, builds a day's
- * snapshot in a cycle or two, as the earlier one-go build did) and {@code mirror} (ns per message of the feed with
- * the order mirror on and off, twice each, no consumer: the per-tick cost of keeping it).
+ * Ways: {@code budget=N} (the publisher's {@code snapshotRecordsPerCycle}, default staging), {@code one-go} (the
+ * largest budget and a staging buffer of 2M ticks: the whole snapshot in one duty cycle, as the earlier build did)
+ * and {@code mirror} (ns per message of the feed with the order mirror on and off, twice each, no consumer: the
+ * per-tick cost of keeping it).
  * <pre>
  *   java -Xmx8g -cp benchmarks/target/benchmarks.jar io.mdgate.bench.LateJoinUnderLoad [standard|deep] \
  *       [join-message] [rate] [ways]
@@ -53,6 +60,8 @@ public final class LateJoinUnderLoad
 {
     private static final int DEPTH = 10;
     private static final long HIGHEST_NANOS = TimeUnit.SECONDS.toNanos(60);
+    /** Staging for the whole snapshot of a day, so the largest budget builds it in one go. */
+    private static final int ONE_GO_STAGING = 1 << 21;
 
     private LateJoinUnderLoad()
     {
@@ -63,7 +72,7 @@ public final class LateJoinUnderLoad
         final BenchDay day = BenchDay.named(args.length > 0 ? args[0] : "standard");
         final long joinAt = args.length > 1 ? Long.parseLong(args[1]) : 9_000_000L;
         final long rate = args.length > 2 ? Long.parseLong(args[2]) : 500_000L;
-        final List<String> ways = List.of((args.length > 3 ? args[3] : "budget=1024,budget=1048576,mirror").split(","));
+        final List<String> ways = List.of((args.length > 3 ? args[3] : "one-go,budget=1024,one-go,budget=1024,mirror").split(","));
         final UnsafeBuffer file = GeneratedItchFile.load(day.simulation()).buffer();
         System.out.printf("day %s (%s), join at message %,d, then %,d messages/s%n", day.parameter(),
             day.simulation(), joinAt, rate);
@@ -73,15 +82,20 @@ public final class LateJoinUnderLoad
             {
                 mirrorCost(day, file, joinAt);
             }
+            else if (way.equals("one-go"))
+            {
+                join(day, file, joinAt, rate, PublisherContext.MAX_SNAPSHOT_RECORDS_PER_CYCLE, ONE_GO_STAGING);
+            }
             else
             {
-                join(day, file, joinAt, rate, Integer.parseInt(way.substring("budget=".length())));
+                join(day, file, joinAt, rate, Integer.parseInt(way.substring("budget=".length())),
+                    PublisherContext.DEFAULT_SNAPSHOT_TICKS);
             }
         }
     }
 
     private static void join(final BenchDay day, final UnsafeBuffer file, final long joinAt, final long rate,
-        final int budget) throws Exception
+        final int budget, final int staging) throws Exception
     {
         final String instance = "mdgate-latejoin-load-" + ProcessHandle.current().pid();
         final DayTicks ticks = new DayTicks();
@@ -89,7 +103,7 @@ public final class LateJoinUnderLoad
         {
             final PublisherContext context = new PublisherContext().transport(transport).recoverySource(ticks)
                 .token("live", "live-token").token("late", "late-token").depthLevels(DEPTH)
-                .snapshotBooks(day.books()).snapshotRecordsPerCycle(budget)
+                .snapshotBooks(day.books()).snapshotRecordsPerCycle(budget).snapshotTicks(staging).maxConsumers(2)
                 .eventLog(message ->
                 {
                     if (message.startsWith("snapshot"))
@@ -117,8 +131,10 @@ public final class LateJoinUnderLoad
                 final Thread joinThread = new Thread(joiner, "late-consumer");
                 final Histogram building = new Histogram(HIGHEST_NANOS, 3);
                 final Histogram otherwise = new Histogram(HIGHEST_NANOS, 3);
+                final Histogram buildingCpu = new Histogram(HIGHEST_NANOS, 3);
+                System.gc(); // the joiner's books are built: no set-up garbage is collected inside the measurement
                 joinThread.start();
-                feed.paced(rate, building, otherwise, joiner.done);
+                feed.paced(rate, building, otherwise, buildingCpu, joiner.done);
                 joinThread.join();
                 live.stop.set(true);
                 liveThread.join();
@@ -127,10 +143,16 @@ public final class LateJoinUnderLoad
                     throw new IllegalStateException(joiner.failure);
                 }
                 final Histogram latency = live.latency;
-                System.out.printf("RESULT budget=%d cycle_max_building_us=%.1f cycle_p999_building_us=%.1f " +
+                System.out.printf("RESULT budget=%d staging=%d cpu_p50_building_us=%.1f cpu_p99_building_us=%.1f " +
+                    "cpu_p999_building_us=%.1f cpu_max_building_us=%.1f " +
+                    "cycle_p50_building_us=%.1f cycle_p99_building_us=%.1f " +
+                    "cycle_max_building_us=%.1f cycle_p999_building_us=%.1f " +
                     "cycles_building=%d cycle_max_otherwise_us=%.1f cycle_p999_otherwise_us=%.1f " +
                     "live_p50_us=%.1f live_p99_us=%.1f live_p999_us=%.1f live_max_us=%.1f live_ticks=%d " +
                     "snapshot_ms=%.1f live_ms=%.1f snapshot_ticks=%d from=%d to=%d top_mismatches=%d%n", budget,
+                    staging, buildingCpu.getValueAtPercentile(50) / 1e3, buildingCpu.getValueAtPercentile(99) / 1e3,
+                    buildingCpu.getValueAtPercentile(99.9) / 1e3, buildingCpu.getMaxValue() / 1e3,
+                    building.getValueAtPercentile(50) / 1e3, building.getValueAtPercentile(99) / 1e3,
                     building.getMaxValue() / 1e3, building.getValueAtPercentile(99.9) / 1e3,
                     building.getTotalCount(), otherwise.getMaxValue() / 1e3,
                     otherwise.getValueAtPercentile(99.9) / 1e3, latency.getValueAtPercentile(50) / 1e3,
@@ -240,8 +262,10 @@ public final class LateJoinUnderLoad
          * The rest of the day at {@code rate} messages per second (each due at start + k / rate), the publisher's duty
          * cycle run between them and timed, until the joiner is live and at least a second has gone by.
          */
-        void paced(final long rate, final Histogram building, final Histogram otherwise, final AtomicBoolean joined)
+        void paced(final long rate, final Histogram building, final Histogram otherwise, final Histogram buildingCpu,
+            final AtomicBoolean joined)
         {
+            final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             final long startNanos = System.nanoTime();
             final long startEpoch = clock.nanoTime();
             final double period = 1e9 / rate;
@@ -263,10 +287,15 @@ public final class LateJoinUnderLoad
                     now = System.nanoTime();
                 }
                 final boolean underWay = publisher.snapshotsUnderWay() > 0;
+                final long cpuBefore = underWay ? threads.getCurrentThreadCpuTime() : 0;
                 final long before = System.nanoTime();
                 publisher.doWork();
                 final long cycle = System.nanoTime() - before;
                 (underWay ? building : otherwise).recordValue(Math.min(cycle, HIGHEST_NANOS));
+                if (underWay)
+                {
+                    buildingCpu.recordValue(Math.min(threads.getCurrentThreadCpuTime() - cpuBefore, HIGHEST_NANOS));
+                }
             }
         }
     }
@@ -296,7 +325,10 @@ public final class LateJoinUnderLoad
                 boolean measuring = false;
                 while (!stop.get())
                 {
-                    consumer.poll((buffer, offset) -> { }, 4096);
+                    if (consumer.poll((buffer, offset) -> { }, 4096) == 0)
+                    {
+                        Thread.yield(); // two shared cores: give the publisher its time
+                    }
                     delivered.set(consumer.lastDeliveredSequence());
                     if (!measuring && reset.get())
                     {
@@ -315,7 +347,8 @@ public final class LateJoinUnderLoad
         final AtomicBoolean done = new AtomicBoolean();
         private final String instance;
         private final AtomicLong published;
-        private final BenchDay day;
+        private final OrderBooks books;
+        private final BookRestore restore;
         volatile long snapshotNanos;
         volatile long liveNanos;
         volatile long snapshotTicks;
@@ -328,15 +361,14 @@ public final class LateJoinUnderLoad
         {
             this.instance = instance;
             this.published = published;
-            this.day = day;
+            books = new OrderBooks(day.books().conclude());
+            restore = new BookRestore(
+                new Normalizer(books, new ExchangeClock(LocalDate.of(2025, 1, 2)), (buffer, offset) -> { }, 1));
         }
 
         @Override
         public void run()
         {
-            final OrderBooks books = new OrderBooks(day.books().conclude());
-            final BookRestore restore = new BookRestore(
-                new Normalizer(books, new ExchangeClock(LocalDate.of(2025, 1, 2)), (buffer, offset) -> { }, 1));
             try (ShmTransport transport = new ShmTransport(new ShmContext().instance(instance));
                 EgressConsumer consumer = EgressConsumer.connect(transport, new ConsumerContext().name("late")
                     .token("late-token").pendingTicks(1 << 16).recordLatency(false)))
@@ -348,7 +380,10 @@ public final class LateJoinUnderLoad
                 long target = Long.MAX_VALUE;
                 while (consumer.isSnapshotPending() || consumer.lastDeliveredSequence() < target)
                 {
-                    consumer.poll(restore, 4096);
+                    if (consumer.poll(restore, 4096) == 0)
+                    {
+                        Thread.yield();
+                    }
                     if (target == Long.MAX_VALUE && !consumer.isSnapshotPending())
                     {
                         snapshotNanos = System.nanoTime() - start;

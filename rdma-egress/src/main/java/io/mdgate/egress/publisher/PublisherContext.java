@@ -53,7 +53,7 @@ public final class PublisherContext
     /** Ticks a consumer's snapshot can stage: 16,384 (1 MiB per session). */
     public static final int DEFAULT_SNAPSHOT_TICKS = 1 << 14;
     /** Snapshot work per duty cycle, across consumers: ticks built plus instruments visited. */
-    public static final int DEFAULT_SNAPSHOT_RECORDS_PER_CYCLE = 1024;
+    public static final int DEFAULT_SNAPSHOT_RECORDS_PER_CYCLE = 128;
     public static final int MAX_SNAPSHOT_RECORDS_PER_CYCLE = 1 << 20;
     public static final int MIN_SNAPSHOT_TICKS = 64;
     public static final int MAX_SNAPSHOT_TICKS = 1 << 24;

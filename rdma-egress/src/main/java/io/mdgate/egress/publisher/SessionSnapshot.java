@@ -62,12 +62,6 @@ final class SessionSnapshot
             RecoveryDataFlyweight.TICKS_OFFSET + capacity * TickLayout.LENGTH, 64));
     }
 
-    /** @return bytes one session's snapshot staging takes, for the docs and the logs. */
-    static long memory(final int capacity)
-    {
-        return RecoveryDataFlyweight.TICKS_OFFSET + (long)capacity * TickLayout.LENGTH;
-    }
-
     /**
      * Records a request (the instruments a well-formed SNAPSHOT lists, sorted and without repeats); a second one
      * before the first began replaces it, one while a snapshot is under way is ignored.

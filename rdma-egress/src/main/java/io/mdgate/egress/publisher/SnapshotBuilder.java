@@ -76,12 +76,6 @@ final class SnapshotBuilder
         this.isKnown = new boolean[maxInstruments];
     }
 
-    /** @return bytes allocated for a publisher of these settings, for the docs and the logs. */
-    static long memory(final int maxInstruments)
-    {
-        return maxInstruments * (2L * TICK + 6);
-    }
-
     /** Keeps a published INSTRUMENT or TRADING_STATUS tick; feeds the mirror the ticks that change the books. */
     void onTick(final DirectBuffer buffer, final int offset, final int instrument, final byte eventType)
     {

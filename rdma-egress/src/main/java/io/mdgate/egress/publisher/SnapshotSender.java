@@ -152,7 +152,10 @@ final class SnapshotSender
             snapshot.cursor++;
             used += built + 1;
         }
-        used += send(session, snapshot, budget);
+        if (used < budget)
+        {
+            used += send(session, snapshot, budget - used);
+        }
         if (snapshot.walked() && snapshot.staged == snapshot.stagedSent && snapshot.state == SessionSnapshot.BUILDING)
         {
             snapshot.end(ControlMessageDescriptor.RECOVERY_COMPLETE);
@@ -178,7 +181,8 @@ final class SnapshotSender
     }
 
     /**
-     * Sends staged ticks in place, up to {@code allowance} of them (at least one), in messages of at most that many.
+     * Sends staged ticks in place, up to {@code allowance} of them (at least one when there are), in messages of at
+     * most that many.
      *
      * @return ticks sent.
      */
