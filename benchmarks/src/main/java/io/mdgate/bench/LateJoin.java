@@ -194,7 +194,8 @@ public final class LateJoin
         }
     }
 
-    private static void removeFiles(final String instance) throws IOException
+    /** Removes the shm files of a benchmark's instance. */
+    static void removeFiles(final String instance) throws IOException
     {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(Path.of("/dev/shm"), instance + "-*"))
         {

@@ -17,13 +17,9 @@ import io.mdgate.egress.transport.shm.ShmTransport;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteOrder;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -164,7 +160,7 @@ public final class LateJoinUnderLoad
         finally
         {
             ticks.close();
-            removeFiles(instance);
+            LateJoin.removeFiles(instance);
         }
     }
 
@@ -191,7 +187,7 @@ public final class LateJoinUnderLoad
             finally
             {
                 ticks.close();
-                removeFiles(instance);
+                LateJoin.removeFiles(instance);
             }
         }
     }
@@ -408,17 +404,6 @@ public final class LateJoinUnderLoad
             finally
             {
                 done.set(true);
-            }
-        }
-    }
-
-    private static void removeFiles(final String instance) throws IOException
-    {
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(Path.of("/dev/shm"), instance + "-*"))
-        {
-            for (final Path file : files)
-            {
-                Files.deleteIfExists(file);
             }
         }
     }

@@ -15,14 +15,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The incremental snapshot build allocates nothing per duty cycle: a publisher with the order mirror, 200
@@ -41,7 +39,7 @@ class SnapshotAllocationTest
     @Test
     void shouldBuildASnapshotOverManyCyclesWithoutAllocatingPerCycle() throws Exception
     {
-        final com.sun.management.ThreadMXBean threads = threadBean();
+        final com.sun.management.ThreadMXBean threads = AllocationTest.threadBean();
         final ShmContext shm = ShmInstance.context(ShmInstance.unique());
         final ShmTransport transport = new ShmTransport(shm);
         final AtomicBoolean running = new AtomicBoolean(true);
@@ -166,15 +164,5 @@ class SnapshotAllocationTest
         thread.setDaemon(true);
         thread.start();
         return thread;
-    }
-
-    private static com.sun.management.ThreadMXBean threadBean()
-    {
-        final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "this JVM cannot count allocated bytes");
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)bean;
-        assumeTrue(threads.isThreadAllocatedMemorySupported(), "this JVM cannot count allocated bytes");
-        threads.setThreadAllocatedMemoryEnabled(true);
-        return threads;
     }
 }

@@ -4,8 +4,10 @@ import io.mdgate.egress.consumer.ConsumerContext;
 import io.mdgate.egress.consumer.DeliveryPath;
 import io.mdgate.egress.consumer.EgressConsumer;
 import io.mdgate.egress.protocol.SubscriptionView;
+import io.mdgate.egress.publisher.PublisherCounters;
 import io.mdgate.egress.support.Await;
 import io.mdgate.egress.support.PublisherHarness;
+import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmInstance;
 import io.mdgate.egress.transport.shm.ShmTransport;
 import org.junit.jupiter.api.AfterEach;
@@ -17,6 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -32,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * its own sequence S(i) while live ticks keep coming. At checkpoints after the last part and at the end, each late
  * consumer's books (orders in time priority, depth, top of book, trading state, symbol, as its view defines them,
  * for its instruments) equal the full consumer's; it got every sequence after the snapshot that its view takes
- * exactly once, in order: after from, and for each instrument after its S(i).
+ * exactly once, in order: after from, and for each instrument after its S(i). A consumer that never reads its
+ * snapshot holds up neither a late joiner's nor the live stream.
  */
 @Timeout(120)
 class SnapshotLateJoinTest
@@ -43,10 +47,12 @@ class SnapshotLateJoinTest
      * day goes on being published.
      */
     private static final int SMALL_BUDGET = 8;
+    private static final long HEARTBEAT_TIMEOUT_NANOS = TimeUnit.MILLISECONDS.toNanos(1_500);
 
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final AtomicLong allowedUpTo = new AtomicLong();
     private PublisherHarness harness;
+    private boolean smallControlMessages;
 
     @AfterEach
     void tearDown() throws Exception
@@ -134,6 +140,84 @@ class SnapshotLateJoinTest
                 assertTrue(lateConsumers[i].readsSharedLog(), who + ": moved to the shared log");
             }
         }
+    }
+
+    /**
+     * A consumer that asks for a snapshot and then never reads again (its control channel full, its ring not
+     * drained) holds up nobody: a late joiner that asks after it gets its whole snapshot while the stuck one is still
+     * connected with its own snapshot unfinished, and is live with the books of a consumer that had every sequence; a
+     * consumer already live gets every tick meanwhile; the stuck one is dropped at its heartbeat timeout and counted.
+     * Control messages of 8 KiB and a small queue make the stuck consumer's snapshot (thousands of live orders,
+     * hundreds of KB) larger than its channel and socket hold.
+     */
+    @Test
+    void shouldServeALateJoinerPromptlyWhileAnotherConsumerNeverReadsItsSnapshot()
+    {
+        final SnapshotDay day = new SnapshotDay(91, 150_000, 8_000);
+        final int last = day.count();
+        final int join = last * 3 / 5;
+        smallControlMessages = true;
+        harness = new PublisherHarness(shm(ShmInstance.unique()), List.of("live", "stuck", "joiner"),
+            context -> context.depthLevels(SnapshotDay.DEPTH).snapshotBooks(SnapshotDay.BOOKS)
+                .heartbeatTimeoutNanos(HEARTBEAT_TIMEOUT_NANOS));
+        final PublisherCounters counters = harness.publisher().counters();
+        final BookModel full = new BookModel(SubscriptionView.ALL, new long[0]);
+        final EgressConsumer live = consumer("live", "RING", SubscriptionView.ALL, SnapshotDay.Subset.EVERY);
+        for (long sequence = 1; sequence <= join; sequence++)
+        {
+            harness.publish(day.tick(sequence));
+            if (sequence % 256 == 0)
+            {
+                live.poll(full, 1024);
+            }
+        }
+        harness.awaitDrained();
+        final EgressConsumer stuck = consumer("stuck", "RING", SubscriptionView.ALL, SnapshotDay.Subset.EVERY);
+        stuck.requestSnapshot(); // sent at once; this consumer is never polled again
+        Await.until("the stuck consumer's snapshot under way", 10, () ->
+        {
+            live.poll(full, 1024);
+            return harness.publisher().snapshotsUnderWay() == 1;
+        });
+
+        final BookModel late = new BookModel(SubscriptionView.ALL, new long[0]);
+        final EgressConsumer joiner = consumer("joiner", "RING", SubscriptionView.ALL, SnapshotDay.Subset.EVERY);
+        joiner.requestSnapshot();
+        long sequence = join;
+        while (joiner.isSnapshotPending())
+        {
+            if (sequence < last)
+            {
+                harness.publish(day.tick(++sequence)); // live ticks go on during the joiner's snapshot
+            }
+            joiner.poll(late, 1024);
+            live.poll(full, 1024);
+        }
+        assertEquals(1, joiner.counters().snapshots(), "the joiner's snapshot came whole");
+        assertEquals(0, counters.sessionsTimedOut(), "before the stuck consumer was dropped");
+        assertEquals(3, harness.publisher().activeConsumers(), "the stuck consumer is still connected");
+        assertEquals(1, counters.snapshotsSent(), "the stuck consumer's snapshot has not gone out: it waits alone " + harness.events());
+
+        while (sequence < last)
+        {
+            harness.publish(day.tick(++sequence));
+            joiner.poll(late, 1024);
+            live.poll(full, 1024);
+        }
+        Await.until("both consumers live at the end of the day", 20, () ->
+        {
+            joiner.poll(late, 1024);
+            live.poll(full, 1024);
+            return joiner.lastDeliveredSequence() == last && live.lastDeliveredSequence() == last;
+        });
+        assertEquals(full.describe(SubscriptionView.ALL), late.describe(SubscriptionView.ALL),
+            "the joiner's books equal those of the consumer that had every sequence");
+        assertEquals(last, full.live.size(), "the live consumer got every tick once, stuck consumer or not");
+        Await.until("the stuck consumer dropped", 10, () -> counters.sessionsTimedOut() == 1);
+        Await.until("two consumers left", 5, () -> harness.publisher().activeConsumers() == 2);
+        assertEquals(1, counters.snapshotsSent(), "the stuck consumer never got its snapshot");
+        assertTrue(harness.events().stream().anyMatch(line -> line.contains("'stuck' left: heartbeat timeout")),
+            harness.events().toString());
     }
 
     /**
@@ -305,11 +389,18 @@ class SnapshotLateJoinTest
         }
     }
 
-    private static PublisherHarness harness(final List<String> consumers, final int recordsPerCycle)
+    private PublisherHarness harness(final List<String> consumers, final int recordsPerCycle)
     {
-        return new PublisherHarness(ShmInstance.context(ShmInstance.unique()), consumers,
+        return new PublisherHarness(shm(ShmInstance.unique()), consumers,
             context -> context.depthLevels(SnapshotDay.DEPTH).snapshotBooks(SnapshotDay.BOOKS).snapshotTicks(1 << 14)
                 .snapshotRecordsPerCycle(recordsPerCycle));
+    }
+
+    /** @return the instance's settings: the defaults, or small control messages and queue for the stuck consumer. */
+    private ShmContext shm(final String instance)
+    {
+        final ShmContext context = ShmInstance.context(instance);
+        return smallControlMessages ? context.controlMessageLength(8192).controlQueueLength(40_000) : context;
     }
 
     /**
@@ -319,7 +410,7 @@ class SnapshotLateJoinTest
     private EgressConsumer consumer(final String name, final String path, final SubscriptionView view,
         final SnapshotDay.Subset subset)
     {
-        final ShmTransport transport = new ShmTransport(ShmInstance.context(harness.shm().instance()));
+        final ShmTransport transport = new ShmTransport(shm(harness.shm().instance()));
         closeables.add(transport);
         final ConsumerContext context = new ConsumerContext().name(name).token(name + PublisherHarness.TOKEN_SUFFIX)
             .path(path.equals("STREAM") ? DeliveryPath.STREAM : DeliveryPath.RING).ringSlots(1 << 12);
