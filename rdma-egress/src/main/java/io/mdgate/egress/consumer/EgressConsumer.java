@@ -889,6 +889,7 @@ public final class EgressConsumer implements AutoCloseable
         }
         if (message.status() != RECOVERY_COMPLETE)
         {
+            floors.onEnd(lastDelivered, message.to()); // parts that came before the refusal hold: no tick twice
             counters.snapshotsRefused++;
             log.log("consumer '" + context.name() + "': the publisher refused the snapshot (too large for its " +
                 "buffer, or a malformed request); live ticks continue");

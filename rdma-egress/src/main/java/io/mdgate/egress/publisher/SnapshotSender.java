@@ -261,7 +261,7 @@ final class SnapshotSender
     void refuse(final ConsumerSession session, final long sequence)
     {
         end.wrapForEncode(endBuffer, 0, ControlMessageDescriptor.SNAPSHOT_END);
-        end.from(sequence).to(sequence).count(0).status(ControlMessageDescriptor.RECOVERY_REFUSED);
+        end.from(sequence).to(sequence).count(0).status(ControlMessageDescriptor.RECOVERY_REFUSED).flags(0);
         session.send(end, SequenceRangeFlyweight.LENGTH);
     }
 

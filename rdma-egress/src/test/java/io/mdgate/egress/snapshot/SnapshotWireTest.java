@@ -225,16 +225,21 @@ class SnapshotWireTest
             new ConsumerContext().name("sdk").token("sdk" + PublisherHarness.TOKEN_SUFFIX).controlPollNanos(0));
         closeables.add(consumer);
         consumer.subscribe(1, SubscriptionView.ALL);
+        consumer.subscribe(2, SubscriptionView.ALL);
         Await.until("subscribed", 5, () ->
         {
             consumer.poll((buffer, offset) -> { }, 16);
             return consumer.subscriptionsAwaitingAnswer() == 0;
         });
-        for (int i = 1; i <= 100; i++)
+        for (int i = 1; i <= 3; i++)
+        {
+            harness.publish(Ticks.add(i, 2, 0)); // instrument 2 is named first, so its part goes out first
+        }
+        for (int i = 4; i <= 103; i++)
         {
             harness.publish(i % 4 == 0 ? Ticks.event(i, 1, EventType.TRADE) : Ticks.add(i, 1, 0));
         }
-        Await.until("published", 5, () -> harness.publisher().lastPublishedSequence() == 100);
+        Await.until("published", 5, () -> harness.publisher().lastPublishedSequence() == 103);
         consumer.requestSnapshot();
         Await.until("the refusal", 5, () ->
         {
@@ -243,14 +248,17 @@ class SnapshotWireTest
         });
         assertEquals(1, consumer.counters().snapshotsRefused());
         assertEquals(0, consumer.counters().snapshots());
-        harness.publish(Ticks.topOfBook(101, 1, Side.BUY, 999_000, 100, 0));
+        assertEquals(3, consumer.counters().snapshotTicks(), "instrument 2's part came before the refusal");
+        assertEquals(103, consumer.snapshotSequence(2));
+        harness.publish(Ticks.topOfBook(104, 1, Side.BUY, 999_000, 100, 0));
         Await.until("the live ticks, all of them", 5, () ->
         {
             consumer.poll((buffer, offset) -> { }, 64);
-            return consumer.lastDeliveredSequence() == 101;
+            return consumer.lastDeliveredSequence() == 104;
         });
-        assertEquals(101, consumer.counters().delivered(), "live delivery went on from where it was: 75 orders " +
-            "do not fit a part of 64");
+        assertEquals(101, consumer.counters().delivered(), "live delivery went on from where it was (75 orders do " +
+            "not fit a part of 64), instrument 1's ticks all delivered");
+        assertEquals(3, consumer.counters().snapshotSkipped(), "instrument 2's ticks are in its part, not twice");
     }
 
     private void start(final Consumer<io.mdgate.egress.publisher.PublisherContext> customizer)
