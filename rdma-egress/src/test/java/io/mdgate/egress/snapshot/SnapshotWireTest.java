@@ -15,6 +15,7 @@ import io.mdgate.egress.protocol.SubscriptionFlyweight;
 import io.mdgate.egress.protocol.SubscriptionView;
 import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.egress.support.Await;
+import io.mdgate.egress.support.ControlMessages;
 import io.mdgate.egress.support.PublisherHarness;
 import io.mdgate.egress.support.Ticks;
 import io.mdgate.egress.transport.ControlChannel;
@@ -52,11 +53,11 @@ class SnapshotWireTest
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[2048]);
-    private final List<byte[]> received = new ArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private PublisherHarness harness;
     private ShmTransport transport;
     private ControlChannel channel;
+    private ControlMessages messages;
     private MemoryRegion region;
 
     @AfterEach
@@ -266,6 +267,7 @@ class SnapshotWireTest
         harness = new PublisherHarness(ShmInstance.context(ShmInstance.unique()), List.of("raw"), customizer);
         transport = new ShmTransport(ShmInstance.context(harness.shm().instance()));
         channel = transport.connectControl(TimeUnit.SECONDS.toNanos(5));
+        messages = new ControlMessages(channel);
         region = transport.registerRegion((int)ConsumerRegionDescriptor.length(1024, 64, 0), RegionAccess.REMOTE_WRITE);
         final HelloFlyweight hello = new HelloFlyweight();
         hello.wrapForEncode(scratch, 0, ControlMessageDescriptor.HELLO);
@@ -307,7 +309,7 @@ class SnapshotWireTest
             final UnsafeBuffer buffer = new UnsafeBuffer(message);
             if (ControlFlyweight.typeOf(buffer, 0) == ControlMessageDescriptor.SNAPSHOT_END)
             {
-                received.add(0, message);
+                messages.pushBack(message);
                 return ticks;
             }
             final RecoveryDataFlyweight data = (RecoveryDataFlyweight)new RecoveryDataFlyweight().wrap(buffer, 0);
@@ -326,35 +328,8 @@ class SnapshotWireTest
             .wrap(new UnsafeBuffer(next(ControlMessageDescriptor.SNAPSHOT_END)), 0);
     }
 
-    /** @return the next control message of one of the types (others, e.g. heartbeats, are skipped). */
     private byte[] next(final short... types)
     {
-        final byte[][] found = new byte[1][];
-        Await.until("control message " + java.util.Arrays.toString(types), 10, () ->
-        {
-            while (!received.isEmpty() && null == found[0])
-            {
-                final byte[] message = received.remove(0);
-                final short type = ControlFlyweight.typeOf(new UnsafeBuffer(message), 0);
-                for (final short wanted : types)
-                {
-                    if (type == wanted)
-                    {
-                        found[0] = message;
-                    }
-                }
-            }
-            if (null == found[0])
-            {
-                channel.poll((buffer, offset, length) ->
-                {
-                    final byte[] copy = new byte[length];
-                    buffer.getBytes(offset, copy);
-                    received.add(copy);
-                }, 16);
-            }
-            return null != found[0];
-        });
-        return found[0];
+        return messages.next(types);
     }
 }
