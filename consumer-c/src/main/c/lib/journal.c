@@ -432,6 +432,14 @@ enum step
     STEP_IN_PROGRESS
 };
 
+static int truncated(mdgate_journal *journal, const struct cycle *cycle)
+{
+    char what[256];
+    snprintf(what, sizeof what, "it is %zu bytes long but its header says records were written up to byte %" PRIu64
+        " (the file was truncated)", cycle->size, cycle->write_position);
+    return damaged(journal, MDGATE_JOURNAL_ETRUNCATED, what);
+}
+
 /*
  * Moves through the records of the current cycle to the next tick. Returns STEP_TICK with *tick set, STEP_CYCLE_END
  * at the end of the cycle's records, STEP_IN_PROGRESS at a record still being written, or a negative result.
@@ -444,13 +452,7 @@ static int next_record(mdgate_journal *journal, struct cycle *cycle, const uint8
         const uint64_t position = cycle->position;
         if (position + HEADER_BYTES > cycle->size)
         {
-            if (position <= cycle->write_position)
-            {
-                snprintf(what, sizeof what, "it is %zu bytes long but its header says records were written up to "
-                    "byte %" PRIu64 " (the file was truncated)", cycle->size, cycle->write_position);
-                return damaged(journal, MDGATE_JOURNAL_ETRUNCATED, what);
-            }
-            return STEP_CYCLE_END;
+            return position <= cycle->write_position ? truncated(journal, cycle) : STEP_CYCLE_END;
         }
         const uint32_t header = load_header(cycle->base + position);
         if (header == 0)
@@ -474,6 +476,10 @@ static int next_record(mdgate_journal *journal, struct cycle *cycle, const uint8
         const uint64_t length = header & HEADER_LENGTH_MASK;
         if (position + HEADER_BYTES + length > cycle->size)
         {
+            if (cycle->size < cycle->write_position)
+            {
+                return truncated(journal, cycle);
+            }
             snprintf(what, sizeof what, "the record at byte %" PRIu64 " is %" PRIu64 " bytes long and runs past "
                 "the end of the file (%zu bytes)", position, length, cycle->size);
             return damaged(journal, MDGATE_JOURNAL_ERECORD, what);
