@@ -336,13 +336,14 @@ class JournalCReaderTest
             return Path.of(property);
         }
 
+        /** Runs the program in {@code directory}; its output goes to files in the class's temporary directory. */
         Run run(final Path directory, final String... arguments) throws IOException
         {
             final List<String> command = new ArrayList<>();
             command.add(program.toString());
             command.addAll(List.of(arguments));
-            final Path out = Files.createTempFile(directory, "out", ".txt");
-            final Path err = Files.createTempFile(directory, "err", ".txt");
+            final Path out = Files.createTempFile(root, "out", ".txt");
+            final Path err = Files.createTempFile(root, "err", ".txt");
             final ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile())
                 .redirectOutput(out.toFile()).redirectError(err.toFile());
             builder.environment().put("ASAN_OPTIONS", "abort_on_error=0:exitcode=99");
