@@ -147,7 +147,7 @@ class JournalCReaderTest
         {
             expected.append(json.format(buffer, offsetOf(sequence))).append('\n');
         }
-        assertEquals(expected.toString(), run.stdout);
+        assertEquals(expected.toString(), run.stdout());
     }
 
     @Test
@@ -181,6 +181,46 @@ class JournalCReaderTest
         assertEquals(2, badNumber.exit);
     }
 
+    @Test
+    void shouldReadTheDayWithThePythonReaderOfJournalMdAndStopAtAMissingCycle() throws IOException
+    {
+        final Path script = work.resolve("journal.py");
+        Files.writeString(script, pythonReaderOfJournalMd(), StandardCharsets.UTF_8);
+        final CTool python = new CTool("python", Path.of("python3"));
+        final Run day = python.run(work, script.toString(), journal.toString());
+        assertEquals(0, day.exit, day.stderr);
+        assertArrayEquals(ticks, Files.readAllBytes(day.output), "the Python reader's ticks differ");
+
+        final Path copy = copyOfJournal();
+        final int removed = 5;
+        Files.delete(cycleFile(copy, removed));
+        final Run damaged = python.run(work, script.toString(), copy.toString());
+        assertEquals(1, damaged.exit, damaged.stderr);
+        final CycleSummary gone = cycles.get(removed);
+        assertTrue(damaged.stderr.contains("ticks " + gone.firstSequence() + ".." + gone.lastSequence() +
+            " are missing"), damaged.stderr);
+        final byte[] read = Files.readAllBytes(damaged.output);
+        assertPrefix(read);
+        assertEquals(gone.firstSequence() - 1, read.length / TICK);
+    }
+
+    /** @return the Python block of docs/JOURNAL.md's "A Python reader". */
+    private static String pythonReaderOfJournalMd() throws IOException
+    {
+        Path directory = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        while (directory != null && !Files.isRegularFile(directory.resolve("docs/JOURNAL.md")))
+        {
+            directory = directory.getParent();
+        }
+        assertTrue(directory != null, "no docs/JOURNAL.md above " + System.getProperty("user.dir"));
+        final String doc = Files.readString(directory.resolve("docs/JOURNAL.md"), StandardCharsets.UTF_8);
+        final int section = doc.indexOf("### A Python reader");
+        final int start = doc.indexOf("```python\n", section);
+        final int end = doc.indexOf("```\n", start + 10);
+        assertTrue(section >= 0 && start > section && end > start, "no Python block in docs/JOURNAL.md");
+        return doc.substring(start + "```python\n".length(), end);
+    }
+
     private void readWholeDay(final CTool tool) throws IOException
     {
         final Path raw = work.resolve("day-" + tool.name + ".bin");
@@ -190,15 +230,15 @@ class JournalCReaderTest
         assertArrayEquals(ticks, Files.readAllBytes(raw), "the C reader's ticks differ from the Java reader's");
 
         final Run count = tool.run(work, journal.toString(), "--count");
-        assertEquals(Long.toString(ticks.length / TICK), count.stdout.trim());
+        assertEquals(Long.toString(ticks.length / TICK), count.stdout().trim());
         final Run summary = tool.run(work, journal.toString(), "--summary");
         assertEquals("{\"rollCycle\": \"FIVE_MINUTELY\", \"cycleFiles\": " + cycles.size() + ", \"ticks\": " +
             ticks.length / TICK + ", \"firstSequence\": 1, \"lastSequence\": " + ticks.length / TICK + "}",
-            summary.stdout.trim());
+            summary.stdout().trim());
 
         final long from = cycles.get(cycles.size() / 2).firstSequence() + 17;
         final Run tail = tool.run(work, journal.toString(), "--from", Long.toString(from), "--count");
-        assertEquals(Long.toString(ticks.length / TICK - from + 1), tail.stdout.trim());
+        assertEquals(Long.toString(ticks.length / TICK - from + 1), tail.stdout().trim());
     }
 
     private void shouldStopAtATruncatedCycleFile(final CTool tool) throws IOException
@@ -308,8 +348,12 @@ class JournalCReaderTest
         return copy;
     }
 
-    private record Run(int exit, String stdout, String stderr)
+    private record Run(int exit, Path output, String stderr)
     {
+        String stdout() throws IOException
+        {
+            return Files.readString(output, StandardCharsets.UTF_8);
+        }
     }
 
     /** The C tool, from the module's native build or built here with the sanitizers. */
@@ -325,7 +369,7 @@ class JournalCReaderTest
             final Path sources = Path.of(System.getProperty("user.dir"), "src/main/c");
             final Run make = new CTool("make", Path.of("make")).run(sources, "--no-print-directory",
                 "BUILD_DIR=" + nativeDirectory(), "SANITIZE=1", "all");
-            assertEquals(0, make.exit, "make SANITIZE=1 failed:\n" + make.stdout + make.stderr);
+            assertEquals(0, make.exit, "make SANITIZE=1 failed:\n" + make.stdout() + make.stderr);
             return new CTool("sanitized", nativeDirectory().resolve("sanitize/bin/mdgate-journal-c"));
         }
 
@@ -365,7 +409,7 @@ class JournalCReaderTest
             }
             final String stderr = Files.readString(err, StandardCharsets.UTF_8);
             assertFalse(stderr.contains("Sanitizer"), "the sanitizers reported:\n" + stderr);
-            return new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), stderr);
+            return new Run(process.exitValue(), out, stderr);
         }
     }
 }

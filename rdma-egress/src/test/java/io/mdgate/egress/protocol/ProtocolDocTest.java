@@ -32,8 +32,8 @@ import io.mdgate.egress.transport.shm.ShmRegionDescriptor;
  * length or code fails here with a diff. {@code -Dmdgate.protocol.write=true} rewrites the parts in the file instead
  * (then review the change with git diff):
  * <pre>
- * mvn -B -o -pl rdma-egress -am verify -Djacoco.skip=true -Dtest=ProtocolDocTest -Dsurefire.failIfNoSpecifiedTests=false \
- *     -Dmdgate.protocol.write=true
+ * mvn -B -o -pl rdma-egress -am verify -Djacoco.skip=true -Dtest=ProtocolDocTest \
+ *     -Dsurefire.failIfNoSpecifiedTests=false -Dmdgate.protocol.write=true
  * </pre>
  */
 class ProtocolDocTest

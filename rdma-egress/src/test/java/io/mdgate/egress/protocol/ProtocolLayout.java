@@ -114,7 +114,8 @@ final class ProtocolLayout
     /** @return the table in Markdown. */
     String markdown()
     {
-        rows.sort(Comparator.comparingLong((Row row) -> row.offset.coefficient).thenComparingLong(row -> row.offset.constant));
+        rows.sort(Comparator.comparingLong((Row row) -> row.offset.coefficient)
+            .thenComparingLong(row -> row.offset.constant));
         final StringBuilder out = new StringBuilder();
         out.append("| offset | size | type | ").append(title).append(" |\n|---:|---:|---|---|\n");
         Linear end = new Linear(0, 0, "");
@@ -172,7 +173,7 @@ final class ProtocolLayout
         }
     }
 
-    /** @return the value of an expression: constants of the layout class (or Class#NAME), numbers, counts, " + " and " x ". */
+    /** @return the value of an expression of constants of the layout class (or Class#NAME), numbers and counts. */
     private Linear value(final String expression)
     {
         Linear sum = new Linear(0, 0, "");

@@ -227,8 +227,8 @@ final class ProtocolTables
             .field("GATEWAY_SEQUENCE_OFFSET", "u64", "gateway sequence of the last change")
             .field("EXCHANGE_TIMESTAMP_OFFSET", "i64", "exchange time of the last change")
             .field("INSTRUMENT_ID_OFFSET", "u16", "instrument id")
-            .field("BOOK_OFFSET", "DepthBook#LEVELS + DepthBook#LEVEL_STRIDE + M x DepthBook#LEVEL_STRIDE", "book", "a book of depth M = min(L, D) (next table), then " +
-                "zeros to a multiple of 64"));
+            .field("BOOK_OFFSET", "DepthBook#LEVELS + DepthBook#LEVEL_STRIDE + M x DepthBook#LEVEL_STRIDE", "book",
+                "a book of depth M = min(L, D) (next table), then zeros to a multiple of 64"));
         add("depth-book", ProtocolLayout.of("depth book", io.mdgate.core.depth.DepthBook.class)
             .field("COUNTS", "i32", "bid levels held, 0 to M")
             .field("COUNTS + 4", "i32", "ask levels held, 0 to M")
