@@ -9,8 +9,9 @@
  * records. Damage stops the read with a negative code and a message naming the file, the byte and what is wrong;
  * the ticks before it have been handed out.
  *
- * Threading: one journal handle is used by one thread. Handles are independent; a journal can be read while the
- * gateway writes it (each cycle is read as far as it was written when it was mapped).
+ * Threading: one journal handle is used by one thread. Handles are independent. A journal can be read while the
+ * gateway writes it: the reader sees the cycle files there were when it was opened, and stops at the record being
+ * written.
  */
 #ifndef MDGATE_JOURNAL_H
 #define MDGATE_JOURNAL_H

@@ -169,6 +169,36 @@ class JournalCReaderTest
     }
 
     @Test
+    void shouldReadAJournalWhileItIsOpenForWritingUpToWhatWasJournaled() throws IOException
+    {
+        final Path live = work.resolve("live");
+        try (TickJournal writer = TickJournal.open(new JournalContext().directory(live)))
+        {
+            final JournalAgent agent = writer.agent();
+            agent.onStart();
+            final UnsafeBuffer tick = new UnsafeBuffer(new byte[TICK]);
+            for (long sequence = 1; sequence <= 20_000; sequence++)
+            {
+                tick.putBytes(0, ticks, offsetOf(sequence), TICK);
+                writer.publisher().onTick(tick, 0);
+                if (sequence % 5_000 == 0)
+                {
+                    while (writer.journaledSequence() < sequence)
+                    {
+                        agent.doWork();
+                    }
+                    final Path raw = work.resolve("live-" + sequence + ".bin");
+                    final Run run = CTool.plain().run(work, live.toString(), "--raw", raw.toString());
+                    assertEquals(0, run.exit, run.stderr);
+                    assertArrayEquals(Arrays.copyOf(ticks, (int)sequence * TICK), Files.readAllBytes(raw),
+                        "what was journaled when the reader ran, while the appender is open");
+                }
+            }
+            agent.onClose();
+        }
+    }
+
+    @Test
     void shouldRefuseADirectoryThatIsNotAJournalAndBadArguments() throws IOException
     {
         final Run notJournal = CTool.plain().run(work, work.toString(), "--count");
