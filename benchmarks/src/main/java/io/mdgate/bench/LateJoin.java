@@ -7,15 +7,12 @@ import io.mdgate.core.tick.BookRestore;
 import io.mdgate.core.tick.ExchangeClock;
 import io.mdgate.core.tick.Normalizer;
 import io.mdgate.core.tick.TickHandler;
-import io.mdgate.egress.RecoverySource;
 import io.mdgate.egress.consumer.ConsumerContext;
 import io.mdgate.egress.consumer.EgressConsumer;
 import io.mdgate.egress.publisher.EgressPublisher;
 import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmTransport;
-import org.agrona.BufferUtil;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -24,7 +21,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -51,7 +47,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class LateJoin
 {
     private static final int DEPTH = 10;
-    private static final int CHUNK_TICKS = 1 << 22;
 
     private LateJoin()
     {
@@ -82,7 +77,7 @@ public final class LateJoin
         {
             final PublisherContext context = new PublisherContext().transport(transport).recoverySource(ticks)
                 .token("late", "late-token").depthLevels(DEPTH).snapshotBooks(day.books())
-                .snapshotTicks(1 << 22).recoveryTicksPerSecond(recoveryRate)
+                .recoveryTicksPerSecond(recoveryRate)
                 .recoveryTicksPerCycle(recoveryRate > PublisherContext.DEFAULT_RECOVERY_TICKS_PER_SECOND ? 1 << 16 :
                     PublisherContext.DEFAULT_RECOVERY_TICKS_PER_CYCLE)
                 .eventLog(message ->
@@ -199,7 +194,8 @@ public final class LateJoin
         }
     }
 
-    private static void removeFiles(final String instance) throws IOException
+    /** Removes the shm files of a benchmark's instance. */
+    static void removeFiles(final String instance) throws IOException
     {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(Path.of("/dev/shm"), instance + "-*"))
         {
@@ -218,45 +214,5 @@ public final class LateJoin
         volatile long orders;
         volatile long topMismatches;
         volatile String failure;
-    }
-
-    /** Every tick of the day by sequence, in off-heap chunks: the recovery source. Publisher thread only. */
-    private static final class DayTicks implements RecoverySource, TickHandler, AutoCloseable
-    {
-        private final List<UnsafeBuffer> chunks = new ArrayList<>();
-        private long last;
-
-        @Override
-        public void onTick(final DirectBuffer buffer, final int offset)
-        {
-            final long sequence = buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN);
-            final int chunk = (int)((sequence - 1) / CHUNK_TICKS);
-            while (chunks.size() <= chunk)
-            {
-                chunks.add(new UnsafeBuffer(BufferUtil.allocateDirectAligned(CHUNK_TICKS * 64, 64)));
-            }
-            chunks.get(chunk).putBytes((int)((sequence - 1) % CHUNK_TICKS) * 64, buffer, offset, 64);
-            last = Math.max(last, sequence);
-        }
-
-        @Override
-        public long replay(final long fromSequence, final long toSequence, final TickHandler handler)
-        {
-            final long to = Math.min(toSequence, last);
-            long count = 0;
-            for (long sequence = Math.max(1, fromSequence); sequence <= to; sequence++)
-            {
-                handler.onTick(chunks.get((int)((sequence - 1) / CHUNK_TICKS)),
-                    (int)((sequence - 1) % CHUNK_TICKS) * 64);
-                count++;
-            }
-            return count;
-        }
-
-        @Override
-        public void close()
-        {
-            chunks.clear(); // aligned slices: the collector frees them
-        }
     }
 }

@@ -183,6 +183,7 @@ public final class Gateway implements AutoCloseable
                 .orderSnapshots(config.egress().orderSnapshots())
                 .snapshotBooks(bookContext(config.book()))
                 .snapshotTicks(config.egress().snapshotTicks())
+                .snapshotRecordsPerCycle(config.egress().snapshotRecordsPerCycle())
                 .counters(counters)
                 .firstSequence(firstSequence)
                 .eventLog(message -> err.println("mdgate run: egress: " + message))

@@ -231,7 +231,8 @@ class AllocationTest
         return thread;
     }
 
-    private static com.sun.management.ThreadMXBean threadBean()
+    /** @return the thread bean that counts allocated bytes (the test is skipped, saying why, on a JVM without it). */
+    static com.sun.management.ThreadMXBean threadBean()
     {
         final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
         assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "this JVM cannot count allocated bytes");

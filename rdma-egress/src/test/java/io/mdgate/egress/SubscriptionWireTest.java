@@ -1,13 +1,13 @@
 package io.mdgate.egress;
 
 import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
-import io.mdgate.egress.protocol.ControlFlyweight;
 import io.mdgate.egress.protocol.ControlMessageDescriptor;
 import io.mdgate.egress.protocol.HelloFlyweight;
 import io.mdgate.egress.protocol.SubscriptionFlyweight;
 import io.mdgate.egress.protocol.SubscriptionView;
 import io.mdgate.egress.protocol.WelcomeFlyweight;
 import io.mdgate.egress.support.Await;
+import io.mdgate.egress.support.ControlMessages;
 import io.mdgate.egress.support.PublisherHarness;
 import io.mdgate.egress.support.Ticks;
 import io.mdgate.egress.transport.ControlChannel;
@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -41,10 +40,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SubscriptionWireTest
 {
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[256]);
-    private final List<byte[]> received = new ArrayList<>();
     private PublisherHarness harness;
     private ShmTransport transport;
     private ControlChannel channel;
+    private ControlMessages messages;
     private MemoryRegion region;
 
     @AfterEach
@@ -75,6 +74,7 @@ class SubscriptionWireTest
             context -> context.depthLevels(6));
         transport = new ShmTransport(ShmInstance.context(harness.shm().instance()));
         channel = transport.connectControl(TimeUnit.SECONDS.toNanos(5));
+        messages = new ControlMessages(channel);
         region = transport.registerRegion((int)ConsumerRegionDescriptor.length(16, 4, 3), RegionAccess.REMOTE_WRITE);
         final HelloFlyweight hello = new HelloFlyweight();
         hello.wrapForEncode(scratch, 0, ControlMessageDescriptor.HELLO);
@@ -157,31 +157,8 @@ class SubscriptionWireTest
         return (SubscriptionFlyweight)new SubscriptionFlyweight().wrap(new UnsafeBuffer(message), 0);
     }
 
-    /** @return the next control message of the type (others, e.g. heartbeats, are skipped). */
     private byte[] next(final short type)
     {
-        final byte[][] found = new byte[1][];
-        Await.until("control message " + type, 10, () ->
-        {
-            while (!received.isEmpty() && null == found[0])
-            {
-                final byte[] message = received.remove(0);
-                if (ControlFlyweight.typeOf(new UnsafeBuffer(message), 0) == type)
-                {
-                    found[0] = message;
-                }
-            }
-            if (null == found[0])
-            {
-                channel.poll((buffer, offset, length) ->
-                {
-                    final byte[] copy = new byte[length];
-                    buffer.getBytes(offset, copy);
-                    received.add(copy);
-                }, 16);
-            }
-            return null != found[0];
-        });
-        return found[0];
+        return messages.next(type);
     }
 }

@@ -14,7 +14,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -202,13 +204,23 @@ class EgressCommandsTest
         assertTrue(s >= 10_000, "the consumer joined late, at " + s);
         assertTrue(ticks.subList(0, snapshotTicks).stream().anyMatch(tick -> tick.contains("\"event\": \"ADD\"")),
             "the live orders as ADD ticks");
-        assertTrue(ticks.subList(0, snapshotTicks).stream().allMatch(tick -> sequenceOf(tick) == s), "all at S");
-        assertEquals(500, ticks.size() - snapshotTicks, "--count counts the live ticks");
+        final Map<Integer, Long> parts = new HashMap<>();
         long previous = s;
+        for (final String tick : ticks.subList(0, snapshotTicks))
+        {
+            assertTrue(sequenceOf(tick) >= previous, "parts in sequence order: " + tick);
+            previous = sequenceOf(tick);
+            assertEquals(previous, parts.computeIfAbsent(instrumentOf(tick), i -> sequenceOf(tick)),
+                "each instrument's part at one sequence S(i): " + tick);
+        }
+        assertEquals(500, ticks.size() - snapshotTicks, "--count counts the live ticks");
+        previous = 0;
         for (final String tick : ticks.subList(snapshotTicks, ticks.size()))
         {
             assertFalse(tick.contains("\"snapshot\""), tick);
-            assertTrue(sequenceOf(tick) > previous, "live ticks after S, in order, each once: " + tick);
+            assertTrue(sequenceOf(tick) > previous, "live ticks in order, each once: " + tick);
+            assertTrue(sequenceOf(tick) > parts.getOrDefault(instrumentOf(tick), 0L),
+                "an instrument's live ticks after its S(i): " + tick);
             previous = sequenceOf(tick);
         }
         assertTrue(late.err.toString().contains("snapshots 1 (" + snapshotTicks + " ticks"), late.err.toString());
@@ -226,6 +238,11 @@ class EgressCommandsTest
     private static long sequenceOf(final String tick)
     {
         return Long.parseLong(tick.replaceAll("^\\{\"gatewaySequence\": (\\d+),.*", "$1"));
+    }
+
+    private static int instrumentOf(final String tick)
+    {
+        return Integer.parseInt(tick.replaceAll(".*\"instrument\": (\\d+),.*", "$1"));
     }
 
     @Test

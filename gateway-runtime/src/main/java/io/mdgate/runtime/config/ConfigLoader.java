@@ -434,7 +434,7 @@ public final class ConfigLoader
     private static Egress egress(final TableReader table, final String name)
     {
         table.refuseUnknownKeys(Set.of("transport", "shm_dir", "instance", "shm_group", "mtu", "rdma_device",
-            "rdma_address", "consumers", "order_snapshots", "snapshot_ticks"));
+            "rdma_address", "consumers", "order_snapshots", "snapshot_ticks", "snapshot_records_per_cycle"));
         final Transport transport = table.parsed("transport", "shm", ConfigLoader::transport, Transport.SHM);
         final Path shmDir = path(table, "shm_dir", "/dev/shm");
         final String instance = table.string("instance", name);
@@ -471,8 +471,10 @@ public final class ConfigLoader
         final boolean orderSnapshots = table.bool("order_snapshots", false);
         final long snapshotTicks = table.integer("snapshot_ticks", PublisherContext.DEFAULT_SNAPSHOT_TICKS,
             PublisherContext.MIN_SNAPSHOT_TICKS, PublisherContext.MAX_SNAPSHOT_TICKS);
+        final long snapshotRecordsPerCycle = table.integer("snapshot_records_per_cycle",
+            PublisherContext.DEFAULT_SNAPSHOT_RECORDS_PER_CYCLE, 1, PublisherContext.MAX_SNAPSHOT_RECORDS_PER_CYCLE);
         return new Egress(transport, shmDir, instance, shmGroup, mtu, rdmaDevice, rdmaAddress, consumers,
-            orderSnapshots, (int)snapshotTicks);
+            orderSnapshots, (int)snapshotTicks, (int)snapshotRecordsPerCycle);
     }
 
     private static Transport transport(final String text)

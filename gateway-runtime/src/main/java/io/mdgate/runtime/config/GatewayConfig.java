@@ -310,7 +310,10 @@ public record GatewayConfig(
      * @param consumers   the consumers allowed to connect.
      * @param orderSnapshots whether the egress keeps a mirror of the books so late joiners' snapshots carry the live
      *                       orders ({@code order_snapshots}).
-     * @param snapshotTicks  ticks one snapshot may hold ({@code snapshot_ticks}).
+     * @param snapshotTicks  ticks a consumer's snapshot can stage, so the largest instrument's part
+     *                       ({@code snapshot_ticks}).
+     * @param snapshotRecordsPerCycle snapshot work per egress duty cycle, across consumers
+     *                       ({@code snapshot_records_per_cycle}).
      */
     public record Egress(
         Transport transport,
@@ -322,7 +325,8 @@ public record GatewayConfig(
         String rdmaAddress,
         List<Consumer> consumers,
         boolean orderSnapshots,
-        int snapshotTicks)
+        int snapshotTicks,
+        int snapshotRecordsPerCycle)
     {
         public Egress
         {

@@ -17,16 +17,19 @@ class SnapshotConfigTest
 
         assertFalse(egress.orderSnapshots());
         assertEquals(PublisherContext.DEFAULT_SNAPSHOT_TICKS, egress.snapshotTicks());
+        assertEquals(PublisherContext.DEFAULT_SNAPSHOT_RECORDS_PER_CYCLE, egress.snapshotRecordsPerCycle());
     }
 
     @Test
     void shouldReadTheSnapshotSettings()
     {
-        final String toml = ConfigLoaderTest.MINIMAL + "\n[egress]\norder_snapshots = true\nsnapshot_ticks = 4096\n";
+        final String toml = ConfigLoaderTest.MINIMAL + "\n[egress]\norder_snapshots = true\nsnapshot_ticks = 4096\n" +
+            "snapshot_records_per_cycle = 256\n";
 
         final GatewayConfig.Egress egress = ConfigLoader.parse(toml).egress();
         assertTrue(egress.orderSnapshots());
         assertEquals(4096, egress.snapshotTicks());
+        assertEquals(256, egress.snapshotRecordsPerCycle());
     }
 
     @Test
@@ -36,5 +39,14 @@ class SnapshotConfigTest
 
         final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.parse(toml));
         assertTrue(ex.getMessage().contains("egress.snapshot_ticks"), ex.getMessage());
+    }
+
+    @Test
+    void shouldRefuseASnapshotBudgetOutsideItsRange()
+    {
+        final String toml = ConfigLoaderTest.MINIMAL + "\n[egress]\nsnapshot_records_per_cycle = 0\n";
+
+        final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.parse(toml));
+        assertTrue(ex.getMessage().contains("egress.snapshot_records_per_cycle"), ex.getMessage());
     }
 }

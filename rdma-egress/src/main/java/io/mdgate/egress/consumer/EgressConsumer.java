@@ -115,8 +115,13 @@ public final class EgressConsumer implements AutoCloseable
     private boolean snapshotDue;
     /** RECOVER requests whose answers were abandoned by a snapshot: their RECOVERY_END messages are ignored. */
     private int staleRecoveryEnds;
-    /** Sequence of the last snapshot delivered (0: none); ticks at or below it are counted as covered by it. */
+    /** Sequence live delivery continued after at the last snapshot (0: none); ticks at or below it are covered. */
     private long snapshotSequence;
+    /** Each instrument's part sequence in the last snapshot: its live ticks at or below it are covered too. */
+    private final SnapshotFloors floors = new SnapshotFloors();
+    /** Flags of the request under way: PER_INSTRUMENT, or 0 once an older publisher refused that. */
+    private int snapshotFlags = PER_INSTRUMENT;
+    private long snapshotTicksAtRequest;
     private final SnapshotRequestFlyweight snapshotRequest = new SnapshotRequestFlyweight();
     private int sharedLogSlots;
     private int streamId;
@@ -682,6 +687,12 @@ public final class EgressConsumer implements AutoCloseable
             return;
         }
         lastDelivered = sequence;
+        if (sequence <= floors.to() &&
+            floors.covers(buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF, sequence))
+        {
+            counters.snapshotSkipped++; // its instrument's part was taken after it
+            return;
+        }
         counters.delivered++;
         if (buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET) == INSTRUMENT_EVENT)
         {
@@ -715,9 +726,9 @@ public final class EgressConsumer implements AutoCloseable
      */
     int deliverLogRun(final DirectBuffer buffer, final int count, final long first)
     {
-        if (!granted.allTakesEverything() || first <= lastDelivered)
+        if (!granted.allTakesEverything() || first <= lastDelivered || first <= floors.to())
         {
-            return 0;
+            return 0; // one by one: some may be covered by the last snapshot's parts
         }
         final TickHandler handler = this.handler;
         final boolean timed = recordLatency;
@@ -783,21 +794,22 @@ public final class EgressConsumer implements AutoCloseable
     }
 
     /**
-     * Asks for a snapshot of every subscribed instrument: the current state of each, as its view defines it, at one
-     * gateway sequence S. From the next {@link #poll} the handler gets the snapshot's ticks first (flag
-     * {@code snapshot}, sequence S: an {@code INSTRUMENT} and {@code TRADING_STATUS} tick, then by view the live
-     * orders as {@code ADD} ticks, the top D levels as {@code LEVEL} ticks, and the top of book as one
-     * {@code TOP_OF_BOOK} tick per side; docs/EGRESS.md "Snapshots"), then live ticks from S + 1 only: ticks at or
-     * below S that arrive afterwards, from the ring, the stream, the shared log or a recovery, are dropped and
-     * counted ({@link ConsumerCounters#snapshotSkipped()}), and {@link #lastDeliveredSequence()} continues from S.
-     * Subscribe first: the request follows the subscriptions sent before it. While the snapshot comes, live ticks
-     * wait where they are (a ring or log that laps meanwhile is recovered from S + 1 as any lap is). A snapshot cut
-     * by a lost connection is asked for again after reconnecting, so the application may see a partial snapshot
-     * followed by a whole one (each starts with ticks of a new S); one the publisher refuses (too large, see
-     * {@link ConsumerCounters#snapshotsRefused()}) leaves live delivery as it was. A request while a snapshot is
-     * still coming is ignored. The SDK always asks for every subscribed instrument, because the delivered sequence
-     * it moves to S is one for all of them (the wire's list form is for clients that keep a sequence per
-     * instrument).
+     * Asks for a snapshot of every subscribed instrument: the current state of each, as its view defines it, each
+     * instrument's part at its own gateway sequence S(i), between the snapshot's from and to. From the next
+     * {@link #poll} the handler gets the snapshot's ticks first (flag {@code snapshot}, sequence S(i): an
+     * {@code INSTRUMENT} and {@code TRADING_STATUS} tick, then by view the live orders as {@code ADD} ticks, the top
+     * D levels as {@code LEVEL} ticks, and the top of book as one {@code TOP_OF_BOOK} tick per side; docs/EGRESS.md
+     * "Snapshots"), then live ticks after from, each instrument's only after its S(i): ticks covered by the snapshot
+     * that arrive afterwards, from the ring, the stream, the shared log or a recovery, are dropped and counted
+     * ({@link ConsumerCounters#snapshotSkipped()}), and {@link #lastDeliveredSequence()} continues from from
+     * ({@link #snapshotSequence()}; {@link #snapshotSequence(int)} gives S(i)). Subscribe first: the request follows
+     * the subscriptions sent before it. While the snapshot comes, live ticks wait where they are (a ring or log that
+     * laps meanwhile is recovered as any lap is). A snapshot cut by a lost connection is asked for again after
+     * reconnecting, so the application may see a partial snapshot followed by a whole one; one the publisher
+     * refuses (an instrument too large, see {@link ConsumerCounters#snapshotsRefused()}) leaves live delivery as it
+     * was. A publisher that builds every snapshot at one sequence (an older one, which refuses the per-instrument
+     * request) is asked again the older way, and its one S is every instrument's S(i). A request while a snapshot
+     * is still coming is ignored.
      */
     public void requestSnapshot()
     {
@@ -824,8 +836,10 @@ public final class EgressConsumer implements AutoCloseable
         }
         snapshotPending = true;
         counters.snapshotsRequested++;
+        snapshotTicksAtRequest = counters.snapshotTicks;
+        floors.clear();
         snapshotRequest.wrapForEncode(scratch, 0, SNAPSHOT);
-        snapshotRequest.instrumentCount(0); // every subscribed instrument: S then holds for all of them
+        snapshotRequest.flags(snapshotFlags).instrumentCount(0); // every subscribed instrument
         send(snapshotRequest, SnapshotRequestFlyweight.length(0));
     }
 
@@ -846,6 +860,11 @@ public final class EgressConsumer implements AutoCloseable
                 onInstrumentTick(buffer, at);
             }
             counters.snapshotTicks++;
+            final int instrument = buffer.getShort(at + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
+            if (instrument > 0)
+            {
+                floors.onSnapshotTick(instrument, buffer.getLong(at + TickLayout.GATEWAY_SEQUENCE_OFFSET, LE));
+            }
             if (null != handler)
             {
                 handler.onTick(buffer, at);
@@ -861,14 +880,22 @@ public final class EgressConsumer implements AutoCloseable
             return;
         }
         snapshotPending = false;
+        if (message.status() != RECOVERY_COMPLETE && snapshotFlags != 0 && counters.snapshotTicks == snapshotTicksAtRequest &&
+            message.flags() == 0 && state == CONNECTED)
+        {
+            snapshotFlags = 0; // an older publisher, which takes every instrument at one sequence: ask it that way
+            beginSnapshot();
+            return;
+        }
         if (message.status() != RECOVERY_COMPLETE)
         {
+            floors.onEnd(lastDelivered, message.to()); // parts that came before the refusal hold: no tick twice
             counters.snapshotsRefused++;
             log.log("consumer '" + context.name() + "': the publisher refused the snapshot (too large for its " +
                 "buffer, or a malformed request); live ticks continue");
             return;
         }
-        final long sequence = message.to();
+        final long sequence = message.from();
         counters.snapshots++;
         if ((message.flags() & ORDERS_OMITTED) != 0)
         {
@@ -876,6 +903,7 @@ public final class EgressConsumer implements AutoCloseable
                 sequence + " has no orders");
         }
         snapshotSequence = Math.max(snapshotSequence, sequence);
+        floors.onEnd(sequence, message.to());
         lastDelivered = Math.max(lastDelivered, sequence);
         stream.skipTo(sequence);
     }
@@ -1162,10 +1190,29 @@ public final class EgressConsumer implements AutoCloseable
         return snapshotPending || snapshotDue;
     }
 
-    /** @return the gateway sequence S of the last snapshot delivered, 0 before the first. */
+    /**
+     * @return the sequence live delivery continued after at the last snapshot (its SNAPSHOT_END's from: every
+     *         instrument's part is at or after it), 0 before the first.
+     */
     public long snapshotSequence()
     {
         return snapshotSequence;
+    }
+
+    /** @return the highest part sequence of the last snapshot (its SNAPSHOT_END's to), 0 before the first. */
+    public long snapshotEndSequence()
+    {
+        return floors.to();
+    }
+
+    /**
+     * @return the sequence of the instrument's part in the last snapshot, S(i): its live ticks are delivered after it
+     *         only; 0 when the snapshot had no tick of it (then its live ticks after {@link #snapshotSequence()} are
+     *         delivered).
+     */
+    public long snapshotSequence(final int instrument)
+    {
+        return instrument < 0 || instrument > TickLayout.MAX_INSTRUMENT_ID ? 0 : floors.floor(instrument);
     }
 
     /** @return whether a lapped ring or a stream gap is being recovered. */

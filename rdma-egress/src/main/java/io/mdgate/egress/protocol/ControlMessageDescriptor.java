@@ -42,13 +42,15 @@ package io.mdgate.egress.protocol;
  *            8 tick count i32 | 64 ticks, 64 bytes each
  *  BYE (14)         either way, before closing
  *  SNAPSHOT (15)    consumer -> publisher: the current state of its subscribed instruments, as their views define it
- *            8 flags i32 (0) | 12 instrument count i32 (0: every subscribed instrument, else at most 256)
+ *            8 flags i32 (PER_INSTRUMENT) | 12 instrument count i32 (0: every subscribed instrument, else at most 256)
  *           16 instrument ids, i32 each (instruments not subscribed are left out): 16 + 4 x count bytes
  *  SNAPSHOT_DATA (16) publisher -> consumer: snapshot ticks, laid out as RECOVERY_DATA; each carries the
- *                   snapshot's gateway sequence S and the tick flag {@code snapshot}
- *  SNAPSHOT_END (17) publisher -> consumer, as RECOVERY_END: from = to = S (live ticks continue at S + 1),
- *                   count = ticks sent, status COMPLETE or REFUSED (malformed, or larger than the publisher's
- *                   snapshot buffer), flags ORDERS_OMITTED when a view took orders the publisher does not keep
+ *                   gateway sequence S(i) of its instrument's part and the tick flag {@code snapshot}
+ *  SNAPSHOT_END (17) publisher -> consumer, as RECOVERY_END: from = the sequence live delivery continues after,
+ *                   to = the last part's S(i) (from <= S(i) <= to), count = ticks sent, status COMPLETE or REFUSED
+ *                   (malformed, no PER_INSTRUMENT flag, or a part larger than the publisher's snapshot buffer),
+ *                   flags PER_INSTRUMENT, ORDERS_OMITTED when a view took orders the publisher does not keep,
+ *                   SESSION_CUT when a SESSION tick ended it early
  * </pre>
  */
 public final class ControlMessageDescriptor
@@ -77,6 +79,18 @@ public final class ControlMessageDescriptor
     public static final int MAX_SNAPSHOT_INSTRUMENTS = 256;
     /** SNAPSHOT_END flag: a view took order events but the publisher keeps no order books (orderSnapshots off). */
     public static final int ORDERS_OMITTED = 8;
+    /**
+     * SNAPSHOT flag, and SNAPSHOT_END flag in the answer: each instrument's part is at that instrument's own
+     * sequence, carried by its ticks (between SNAPSHOT_END's from and to); the consumer delivers live ticks after
+     * from, each instrument's only after its own part's sequence. The only kind of snapshot this publisher builds: a
+     * request without the flag (an older consumer's, which expects one sequence for all) is refused.
+     */
+    public static final int PER_INSTRUMENT = 1;
+    /**
+     * SNAPSHOT_END flag: a SESSION tick (at a sequence after to) ended the snapshot before every instrument had its
+     * part; the others have none, and their live ticks after from are delivered (the new session rebuilds them).
+     */
+    public static final int SESSION_CUT = 16;
 
     public static final int TYPE_OFFSET = 0;
     public static final int VERSION_OFFSET = 2;

@@ -4,7 +4,7 @@ package io.mdgate.egress.protocol;
  * SNAPSHOT ({@link ControlMessageDescriptor}): a consumer asks for the current state of its subscribed instruments,
  * all of them (count 0) or those listed. Not thread-safe.
  * <pre>
- *   8 flags i32 (0) | 12 instrument count i32 | 16 instrument ids, i32 each
+ *   8 flags i32 (PER_INSTRUMENT, or 0 from an older consumer) | 12 instrument count i32 | 16 instrument ids, i32 each
  * </pre>
  */
 public final class SnapshotRequestFlyweight extends ControlFlyweight
@@ -63,11 +63,12 @@ public final class SnapshotRequestFlyweight extends ControlFlyweight
     /**
      * @param messageLength bytes received.
      * @return whether the request is well formed: count 0..{@value ControlMessageDescriptor#MAX_SNAPSHOT_INSTRUMENTS},
-     *         every listed id 1..65535 and inside the message, flags 0.
+     *         every listed id 1..65535 and inside the message, no flag but
+     *         {@link ControlMessageDescriptor#PER_INSTRUMENT}.
      */
     public boolean isValid(final int messageLength)
     {
-        if (messageLength < LENGTH || flags() != 0)
+        if (messageLength < LENGTH || (flags() & ~ControlMessageDescriptor.PER_INSTRUMENT) != 0)
         {
             return false;
         }

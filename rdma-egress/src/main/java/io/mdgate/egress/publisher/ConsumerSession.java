@@ -67,13 +67,8 @@ final class ConsumerSession
     /** Subscribed to every instrument and reading the shared log: its ring gets no live ticks. */
     boolean readsLog;
     String closeReason;
-    /** A SNAPSHOT request waits to be built (one snapshot is built and sent at a time, across sessions). */
-    boolean snapshotWanted;
-    /** The snapshot of this session is being sent. */
-    boolean snapshotSending;
-    /** Instruments the waiting request lists; -1: every subscribed one. */
-    int snapshotIdCount;
-    final int[] snapshotIds = new int[ControlMessageDescriptor.MAX_SNAPSHOT_INSTRUMENTS];
+    /** This session's late-join snapshot, asked for, being built and sent, or none. */
+    final SessionSnapshot snapshot;
 
     private long cachedReadPosition;
 
@@ -85,8 +80,10 @@ final class ConsumerSession
         final int maxInstruments,
         final int maxTableSlots,
         final int flushSlots,
+        final int snapshotTicks,
         final PublisherCounters counters)
     {
+        this.snapshot = new SessionSnapshot(snapshotTicks);
         this.counters = counters;
         this.index = index;
         this.positionRegion = positionRegion;
@@ -123,8 +120,7 @@ final class ConsumerSession
         depthTable.attach(remote, ringSlots, tableSlots, depthLevels, Math.min(depthLevels, publisherDepth));
         subscriptions.reset(tableSlots);
         controlRecovery.clear();
-        snapshotWanted = false;
-        snapshotSending = false;
+        snapshot.clear();
         remote.writeLong(ConsumerRegionDescriptor.LAP_POSITION_OFFSET, ConsumerRegionDescriptor.NOT_LAPPED);
         state = ACTIVE;
         ringState = RING_LIVE;
@@ -272,6 +268,26 @@ final class ConsumerSession
         return true;
     }
 
+    /**
+     * Sends a notice the consumer can do without (a heartbeat, a LAPPED whose news the region's lap notice carries
+     * too). While the session's snapshot is under way its channel is full of it by design, so back pressure then
+     * skips the notice instead of ending the session (the consumer that reads its snapshot knows the publisher is
+     * there; one that never reads is dropped at its heartbeat timeout); otherwise as {@link #send}.
+     */
+    void sendNotice(final ControlFlyweight message, final int length)
+    {
+        if (snapshot.state == SessionSnapshot.IDLE || null == channel)
+        {
+            send(message, length);
+            return;
+        }
+        final int result = channel.offer(message.buffer(), message.offset(), length);
+        if (result != TransportResult.OK && result != TransportResult.BACK_PRESSURED)
+        {
+            requestClose("control send failed: " + TransportResult.describe(result));
+        }
+    }
+
     void requestClose(final String reason)
     {
         if (!closeRequested)
@@ -300,8 +316,7 @@ final class ConsumerSession
         name = null;
         ringSlots = 0;
         readsLog = false;
-        snapshotWanted = false;
-        snapshotSending = false;
+        snapshot.clear();
         state = FREE;
         closeRequested = false;
     }

@@ -84,6 +84,8 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     private long lastSequence;
     /** The last tick published ended its ITCH message (or none was published yet): state is whole here. */
     private boolean atMessageBoundary = true;
+    /** The instrument of the last tick published: the one whose message is open when not at a boundary. */
+    private int lastInstrument;
     private long nowNanos;
     private long lastControlPollNanos;
     private boolean closed;
@@ -129,12 +131,13 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
                     register(ConsumerRegionDescriptor.ringLength(context.maxRingSlots()), RegionAccess.LOCAL),
                     register(PositionRegionDescriptor.LENGTH, RegionAccess.REMOTE_WRITE),
                     register(MESSAGE_REGION_LENGTH, RegionAccess.LOCAL),
-                    context.maxInstruments(), context.maxTableSlots(), context.ringFlushSlots(), counters);
+                    context.maxInstruments(), context.maxTableSlots(), context.ringFlushSlots(), context.snapshotTicks(),
+                    counters);
             }
             snapshots = new SnapshotBuilder(records, depth,
-                context.orderSnapshots() ? new OrderMirror(context.snapshotBooks()) : null, context.maxInstruments(),
-                context.snapshotTicks());
-            snapshotSender = new SnapshotSender(this, snapshots, sessions, MESSAGE_REGION_LENGTH, context.eventLog());
+                context.orderSnapshots() ? new OrderMirror(context.snapshotBooks()) : null, context.maxInstruments());
+            snapshotSender = new SnapshotSender(this, snapshots, sessions, context.snapshotRecordsPerCycle(),
+                context.eventLog());
             recovery = new SessionRecovery(this, context.recoverySource(), context.recoveryStallNanos());
             budget = new RecoveryBudget(context.recoveryTicksPerSecond(), context.recoveryTicksPerCycle(), nowNanos);
             server = track(transport.bindControl());
@@ -208,6 +211,10 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
         final int instrument = buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
         final byte eventType = buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET);
         final boolean recordChanged = records.apply(buffer, offset, instrument, eventType);
+        if (eventType == SESSION)
+        {
+            snapshotSender.onSessionTick();
+        }
         snapshots.onTick(buffer, offset, instrument, eventType);
         if (depthPending != NO_DEPTH_PENDING && instrument != depthPending)
         {
@@ -236,6 +243,7 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
             }
         }
         atMessageBoundary = (buffer.getShort(offset + TickLayout.FLAGS_OFFSET, LE) & LAST_IN_MESSAGE) != 0;
+        lastInstrument = instrument;
         if (depthPending != NO_DEPTH_PENDING && atMessageBoundary)
         {
             flushDepth();
@@ -489,6 +497,18 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     boolean atMessageBoundary()
     {
         return atMessageBoundary;
+    }
+
+    /** @return the instrument of the last tick published (0 before the first). */
+    int lastInstrument()
+    {
+        return lastInstrument;
+    }
+
+    /** @return consumers whose late-join snapshot is asked for or under way (as of the last duty cycle). */
+    public int snapshotsUnderWay()
+    {
+        return snapshotSender.building();
     }
 
     long publisherEpoch()

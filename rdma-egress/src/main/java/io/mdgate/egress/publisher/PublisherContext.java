@@ -50,8 +50,11 @@ public final class PublisherContext
     public static final long DEFAULT_RECOVERY_TICKS_PER_SECOND = 2_000_000;
     public static final long DEFAULT_RECOVERY_STALL_NANOS = TimeUnit.SECONDS.toNanos(2);
     public static final int DEFAULT_INPUT_LIMIT = 256;
-    /** Ticks one snapshot can hold: 262,144 (16 MiB). */
-    public static final int DEFAULT_SNAPSHOT_TICKS = 1 << 18;
+    /** Ticks a consumer's snapshot can stage: 16,384 (1 MiB per session). */
+    public static final int DEFAULT_SNAPSHOT_TICKS = 1 << 14;
+    /** Snapshot work per duty cycle, across consumers: ticks built plus instruments visited. */
+    public static final int DEFAULT_SNAPSHOT_RECORDS_PER_CYCLE = 128;
+    public static final int MAX_SNAPSHOT_RECORDS_PER_CYCLE = 1 << 20;
     public static final int MIN_SNAPSHOT_TICKS = 64;
     public static final int MAX_SNAPSHOT_TICKS = 1 << 24;
 
@@ -86,6 +89,7 @@ public final class PublisherContext
     private boolean orderSnapshots = true;
     private BookContext snapshotBooks = new BookContext();
     private int snapshotTicks = DEFAULT_SNAPSHOT_TICKS;
+    private int snapshotRecordsPerCycle = DEFAULT_SNAPSHOT_RECORDS_PER_CYCLE;
 
     /**
      * @return this, checked.
@@ -128,6 +132,8 @@ public final class PublisherContext
         require(firstSequence >= 1, "firstSequence must be at least 1, was " + firstSequence);
         require(snapshotTicks >= MIN_SNAPSHOT_TICKS && snapshotTicks <= MAX_SNAPSHOT_TICKS,
             "snapshotTicks must be " + MIN_SNAPSHOT_TICKS + ".." + MAX_SNAPSHOT_TICKS + ", was " + snapshotTicks);
+        require(snapshotRecordsPerCycle >= 1 && snapshotRecordsPerCycle <= MAX_SNAPSHOT_RECORDS_PER_CYCLE,
+            "snapshotRecordsPerCycle must be 1.." + MAX_SNAPSHOT_RECORDS_PER_CYCLE + ", was " + snapshotRecordsPerCycle);
         require(null != snapshotBooks, "snapshotBooks must be set (the capacities of the order mirror)");
         if (orderSnapshots)
         {
@@ -383,13 +389,32 @@ public final class PublisherContext
     }
 
     /**
-     * Ticks one snapshot can hold ({@value #MIN_SNAPSHOT_TICKS}..{@value #MAX_SNAPSHOT_TICKS}, default 262,144): the
-     * publisher's snapshot buffer, 64 bytes a tick, allocated at start. A snapshot is built at once into it and sent
-     * from it; one larger is refused (SNAPSHOT_END status REFUSED), and the consumer can ask for fewer instruments.
+     * Ticks a consumer's snapshot can stage ({@value #MIN_SNAPSHOT_TICKS}..{@value #MAX_SNAPSHOT_TICKS}, default
+     * 16,384): each session's staging buffer, 64 bytes a tick, allocated at start. A snapshot's parts (one
+     * instrument each) are built into it and sent from it, so it bounds one instrument's part (its live orders,
+     * 2 x D levels and 4 more ticks), not the snapshot: an instrument whose part does not fit refuses the snapshot
+     * (SNAPSHOT_END status REFUSED, counted).
      */
     public PublisherContext snapshotTicks(final int snapshotTicks)
     {
         this.snapshotTicks = snapshotTicks;
+        return this;
+    }
+
+    public int snapshotRecordsPerCycle()
+    {
+        return snapshotRecordsPerCycle;
+    }
+
+    /**
+     * Snapshot work one duty cycle may do across every consumer's snapshot (1..{@value
+     * #MAX_SNAPSHOT_RECORDS_PER_CYCLE}, default {@value #DEFAULT_SNAPSHOT_RECORDS_PER_CYCLE}): each tick built or
+     * sent and each instrument visited counts one. An instrument's part is never split, so a cycle does at most this
+     * plus one part. Lower bounds the stall a snapshot adds to a duty cycle; higher makes a joiner live sooner.
+     */
+    public PublisherContext snapshotRecordsPerCycle(final int snapshotRecordsPerCycle)
+    {
+        this.snapshotRecordsPerCycle = snapshotRecordsPerCycle;
         return this;
     }
 

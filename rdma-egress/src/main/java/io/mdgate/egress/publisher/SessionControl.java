@@ -228,7 +228,7 @@ final class SessionControl implements ControlMessageHandler
             session.lastHeartbeatSentNanos = nowNanos;
             heartbeat.wrapForEncode(scratch, 0, HEARTBEAT);
             heartbeat.timestamp(context.epochClock().nanoTime()).sequence(publisher.lastSequence());
-            session.send(heartbeat, HeartbeatFlyweight.LENGTH);
+            session.sendNotice(heartbeat, HeartbeatFlyweight.LENGTH);
         }
     }
 
@@ -515,7 +515,9 @@ final class SessionControl implements ControlMessageHandler
 
     /**
      * Queues a SNAPSHOT request, answered by the {@link SnapshotSender} (one request waits per session: a second one
-     * before the first was built replaces it). A malformed one is refused at once and counted.
+     * before the first began replaces it, one while it is under way is ignored). A malformed one is refused at once
+     * and counted, and so is one without the flag PER_INSTRUMENT (an older consumer's, which
+     * would take one sequence for every instrument), with a log line saying why.
      */
     private void onSnapshot(final ConsumerSession session, final DirectBuffer buffer, final int offset,
         final int length)
@@ -528,13 +530,16 @@ final class SessionControl implements ControlMessageHandler
             publisher.refuseSnapshot(session);
             return;
         }
-        final int count = snapshotRequest.instrumentCount();
-        for (int i = 0; i < count; i++)
+        if ((snapshotRequest.flags() & PER_INSTRUMENT) == 0)
         {
-            session.snapshotIds[i] = snapshotRequest.instrument(i);
+            counters.snapshotsRefused.incrementRelease();
+            log.log("refused a snapshot to consumer '" + session.name + "': its request expects one sequence for " +
+                "every instrument; this publisher builds each instrument's part at its own sequence " +
+                "(flag PER_INSTRUMENT, docs/EGRESS.md \"Snapshots\")");
+            publisher.refuseSnapshot(session);
+            return;
         }
-        session.snapshotIdCount = count == 0 ? -1 : count;
-        session.snapshotWanted = true;
+        session.snapshot.request(snapshotRequest);
     }
 
     private void onResync(final ConsumerSession session, final long fromSequence)
@@ -575,7 +580,9 @@ final class SessionControl implements ControlMessageHandler
     {
         counters.laps.incrementRelease();
         session.stopLapped();
-        sendRange(session, LAPPED, 0, publisher.lastSequence(), 0, 0, VIA_RING);
+        range.wrapForEncode(scratch, 0, LAPPED);
+        range.from(0).to(publisher.lastSequence()).count(0).status(0).flags(VIA_RING).position(session.ring.position());
+        session.sendNotice(range, SequenceRangeFlyweight.LENGTH);
     }
 
     private void sendRange(final ConsumerSession session, final short type, final long from, final long to,

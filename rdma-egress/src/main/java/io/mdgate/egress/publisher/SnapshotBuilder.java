@@ -8,17 +8,14 @@ import io.mdgate.egress.protocol.DepthTableDescriptor;
 import io.mdgate.egress.protocol.SubscriptionView;
 import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.egress.protocol.TopOfBookFlyweight;
-import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
- * Builds a late-join snapshot: the current state of a consumer's instruments, as their views define it, as ticks at
- * one gateway sequence S (the last published), into one buffer of {@code snapshotTicks} ticks. Per instrument, in
- * this order:
+ * Builds the parts of late-join snapshots: one instrument's current state, as its view defines it, as ticks at one
+ * gateway sequence (that instrument's S), into a caller's buffer. Per instrument, in this order:
  * <ol>
  *   <li>every view: its last {@code INSTRUMENT} and {@code TRADING_STATUS} ticks, as published;</li>
  *   <li>views taking order events (ORDERS, ALL), when the publisher keeps an {@link OrderMirror}: an {@code ADD}
@@ -30,14 +27,12 @@ import java.util.Arrays;
  *   <li>every view: a {@code TOP_OF_BOOK} tick per side (price null and size 0 for an empty side), once the
  *       instrument had one.</li>
  * </ol>
- * Instruments come in the order the feed first named them.
- * Every tick carries gateway sequence S and only the {@code snapshot} flag; its exchange timestamp is the state's
- * last change where the publisher keeps one (top of book, depth, the copied ticks), else 0; its receive
+ * Every tick carries the part's gateway sequence and only the {@code snapshot} flag; its exchange timestamp is the
+ * state's last change where the publisher keeps one (top of book, depth, the copied ticks), else 0; its receive
  * timestamp, exchange sequence and session are 0 (copied ticks keep theirs). An instrument with none of that state
- * gives no tick.
+ * gives no tick. The work of a part is proportional to its ticks (the mirror keeps each level's queue linked).
  * <p>
- * Threading: the publisher's thread. Building allocates nothing; grouping the live orders sorts them
- * ({@link OrderMirror#group}).
+ * Threading: the publisher's thread. Allocation-free after construction.
  */
 final class SnapshotBuilder
 {
@@ -55,43 +50,30 @@ final class SnapshotBuilder
     private final DepthRecords depth;
     private final OrderMirror mirror;
     private final int maxInstruments;
-    private final int capacity;
-    private final UnsafeBuffer ticks;
     /** The last INSTRUMENT tick (at 0) and TRADING_STATUS tick (at 64) of each instrument. */
     private final UnsafeBuffer lastTicks;
     private final byte[] kept;
-    private final boolean[] wanted;
-    private final int[] wantedMask;
     /** Instruments any tick has named, in the order they first appeared: the only ones a snapshot can describe. */
     private final int[] known;
     private final boolean[] isKnown;
     private int knownCount;
     private final TopOfBookFlyweight record = new TopOfBookFlyweight();
+    private UnsafeBuffer ticks;
+    private int capacity;
     private long sequence;
     private int count;
-    private boolean ordersOmitted;
 
     SnapshotBuilder(final InstrumentRecords records, final DepthRecords depth, final OrderMirror mirror,
-        final int maxInstruments, final int capacity)
+        final int maxInstruments)
     {
         this.records = records;
         this.depth = depth;
         this.mirror = mirror;
         this.maxInstruments = maxInstruments;
-        this.capacity = capacity;
-        this.ticks = new UnsafeBuffer(BufferUtil.allocateDirectAligned(capacity * TICK, 64));
         this.lastTicks = new UnsafeBuffer(new byte[maxInstruments * 2 * TICK]);
         this.kept = new byte[maxInstruments];
-        this.wanted = new boolean[maxInstruments];
-        this.wantedMask = new int[maxInstruments];
         this.known = new int[maxInstruments];
         this.isKnown = new boolean[maxInstruments];
-    }
-
-    /** @return bytes allocated for a publisher of these settings, for the docs and the logs. */
-    static long memory(final int maxInstruments, final int capacity)
-    {
-        return (long)capacity * TICK + maxInstruments * (2L * TICK + 6);
     }
 
     /** Keeps a published INSTRUMENT or TRADING_STATUS tick; feeds the mirror the ticks that change the books. */
@@ -117,64 +99,46 @@ final class SnapshotBuilder
         }
     }
 
-    /**
-     * Builds the snapshot of the instruments the session's subscriptions take: all of them ({@code ids} null) or
-     * those of {@code ids[0 .. idCount)} that are subscribed.
-     *
-     * @return ticks built, or {@link #TOO_LARGE} when they do not fit the buffer (nothing to send).
-     */
-    int build(final Subscriptions subscriptions, final int[] ids, final int idCount, final long snapshotSequence)
+    /** @return instruments named so far (a snapshot walks the first ones, as many as there were when it began). */
+    int knownCount()
     {
-        sequence = snapshotSequence;
-        count = 0;
-        ordersOmitted = false;
-        Arrays.fill(wanted, false);
-        boolean anyOrders = false;
-        if (null == ids)
-        {
-            for (int i = 0; i < knownCount; i++)
-            {
-                anyOrders |= known[i] > 0 && want(subscriptions, known[i]);
-            }
-        }
-        else
-        {
-            for (int i = 0; i < idCount; i++)
-            {
-                if (ids[i] < maxInstruments && isKnown[ids[i]])
-                {
-                    anyOrders |= want(subscriptions, ids[i]);
-                }
-            }
-        }
-        if (anyOrders && null != mirror)
-        {
-            mirror.group(wanted);
-        }
-        ordersOmitted = anyOrders && null == mirror;
-        for (int i = 0; i < knownCount; i++)
-        {
-            final int instrument = known[i];
-            if (wanted[instrument] && !instrument(instrument, wantedMask[instrument]))
-            {
-                count = 0;
-                return TOO_LARGE;
-            }
-        }
-        return count;
+        return knownCount;
     }
 
-    /** @return whether the instrument's view takes order events. */
-    private boolean want(final Subscriptions subscriptions, final int instrument)
+    /** @return the instrument named {@code index}-th. */
+    int known(final int index)
     {
-        final int mask = subscriptions.maskOf(instrument);
-        if (mask == 0 || wanted[instrument])
-        {
-            return false;
-        }
-        wanted[instrument] = true;
-        wantedMask[instrument] = mask;
-        return (mask & SubscriptionView.ORDER) != 0;
+        return known[index];
+    }
+
+    /** @return whether the instrument was named by a tick, so a snapshot can describe it. */
+    boolean isKnown(final int instrument)
+    {
+        return instrument > 0 && instrument < maxInstruments && isKnown[instrument];
+    }
+
+    /** @return whether a part of this view would lack the orders (a view of order events, no mirror kept). */
+    boolean omitsOrders(final int mask)
+    {
+        return (mask & SubscriptionView.ORDER) != 0 && null == mirror;
+    }
+
+    /**
+     * Builds one instrument's part at {@code partSequence} into {@code out} from tick {@code at}, within
+     * {@code limit} ticks of it.
+     *
+     * @return ticks built (0: the instrument has no state), or {@link #TOO_LARGE} when they do not fit.
+     */
+    int part(final UnsafeBuffer out, final int at, final int limit, final int instrument, final int mask,
+        final long partSequence)
+    {
+        ticks = out;
+        capacity = limit;
+        count = at;
+        sequence = partSequence;
+        final boolean fits = instrument(instrument, mask);
+        ticks = null;
+        return fits ? count - at : TOO_LARGE;
     }
 
     private boolean instrument(final int instrument, final int mask)
@@ -221,9 +185,8 @@ final class SnapshotBuilder
             {
                 final int level = books.levelAt(instrument, side, d);
                 final int price = (int)books.priceOfLevel(level);
-                for (int i = mirror.firstOfLevel(level), end = mirror.endOfLevel(level); i < end; i++)
+                for (int order = mirror.firstOrder(level); order != OrderMirror.NONE; order = mirror.nextOrder(order))
                 {
-                    final int order = mirror.groupedOrder(i);
                     if (!put(instrument, ADD, sideCode, books.referenceOfOrder(order), 0, price,
                         books.sharesOfOrder(order), 0))
                     {
@@ -288,26 +251,5 @@ final class SnapshotBuilder
         ticks.putByte(at + TickLayout.EVENT_TYPE_OFFSET, type);
         ticks.putByte(at + TickLayout.SIDE_OFFSET, side);
         return true;
-    }
-
-    /** @return the ticks built, 64 bytes each from 0. */
-    UnsafeBuffer ticks()
-    {
-        return ticks;
-    }
-
-    int count()
-    {
-        return count;
-    }
-
-    long sequence()
-    {
-        return sequence;
-    }
-
-    boolean ordersOmitted()
-    {
-        return ordersOmitted;
     }
 }

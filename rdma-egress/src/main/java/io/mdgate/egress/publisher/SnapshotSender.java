@@ -9,187 +9,266 @@ import io.mdgate.egress.transport.TransportResult;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Answers SNAPSHOT requests, one at a time across the sessions, in session order from where the last one left off:
- * builds the snapshot at once at the last published sequence S ({@link SnapshotBuilder}), between two live ticks
- * and at the end of an ITCH message (the last tick published carried {@code lastInMessage}, so the top of book
- * agrees with the orders and the depth; after {@value #BOUNDARY_WAIT_MILLIS} ms without one, at any tick),
- * then sends it from the buffer in SNAPSHOT_DATA messages as fast as the consumer's control channel takes them
- * (back pressure waits for the next duty cycle; live ticks go on meanwhile), and ends it with SNAPSHOT_END (S, ticks
- * sent). A snapshot that does not fit the buffer is refused (SNAPSHOT_END status REFUSED) and counted. A session that
- * ends while its snapshot is sent frees the buffer.
+ * Answers SNAPSHOT requests a little at a time, every session on its own ({@link SessionSnapshot}), so a snapshot
+ * never holds the live ticks up and a consumer that stops reading holds up nobody else's.
  * <p>
- * Threading: the publisher's thread. Allocation-free after construction (the build's sort aside).
+ * A snapshot is a walk over the consumer's instruments (the ones named when it began, in the order the feed named
+ * them, or the listed ones). Each instrument's part ({@link SnapshotBuilder#part}) is built whole, between two live
+ * ticks, at that instrument's own sequence S(i): the last sequence published when it is built, which is never inside
+ * one of its ITCH messages (the last tick published either ended its message or belongs to another instrument;
+ * after {@value #BOUNDARY_WAIT_MILLIS} ms of waiting, at any tick). So the part is the instrument's state after
+ * every tick up to S(i) and none after, whatever the book did while other parts were built. The consumer applies
+ * the instrument's live ticks after S(i) only; SNAPSHOT_END carries from (the sequence when the snapshot began: live
+ * delivery continues after it) and to (the highest S(i)).
+ * <p>
+ * Work per duty cycle is bounded across sessions by {@code recordsPerCycle}: every tick built and every instrument
+ * visited counts one, and parts are built until the budget is spent (a part is never split, so a cycle does at most
+ * the budget plus one instrument's part), sessions taking turns to go first. The parts built are staged in the
+ * session's own buffer and sent in place, at most the budget's worth of ticks per cycle, as fast as the session's
+ * control channel takes them: a channel that back-pressures stops only its own session, which builds nothing more
+ * until its staged ticks are gone (a consumer that never reads is dropped at its heartbeat timeout). A part that
+ * does not fit an empty staging buffer refuses the snapshot (SNAPSHOT_END REFUSED, counted). A SESSION tick ends
+ * every snapshot being built before it ({@link ControlMessageDescriptor#SESSION_CUT}).
+ * <p>
+ * Threading: the publisher's thread. Allocation-free in the duty cycle (a snapshot's first and last events are
+ * logged).
  */
 final class SnapshotSender
 {
+    static final long BOUNDARY_WAIT_MILLIS = 50;
+    private static final long BOUNDARY_WAIT_NANOS = BOUNDARY_WAIT_MILLIS * 1_000_000L;
+    private static final int TICK = TickLayout.LENGTH;
+
     private final EgressPublisher publisher;
     private final SnapshotBuilder builder;
     private final ConsumerSession[] sessions;
     private final PublisherCounters counters;
     private final EventLog log;
-    private final UnsafeBuffer message;
+    private final int recordsPerCycle;
     private final RecoveryDataFlyweight data = new RecoveryDataFlyweight();
     private final SequenceRangeFlyweight end = new SequenceRangeFlyweight();
     private final UnsafeBuffer endBuffer = new UnsafeBuffer(new byte[SequenceRangeFlyweight.LENGTH]);
-    static final long BOUNDARY_WAIT_MILLIS = 50;
-    private static final long BOUNDARY_WAIT_NANOS = BOUNDARY_WAIT_MILLIS * 1_000_000L;
-
-    private ConsumerSession owner;
-    private long waitingSinceNanos;
-    private boolean waiting;
-    private long lastBuildNanos;
-    private int sent;
     private int cursor;
+    private int building;
 
     SnapshotSender(final EgressPublisher publisher, final SnapshotBuilder builder, final ConsumerSession[] sessions,
-        final int messageLength, final EventLog log)
+        final int recordsPerCycle, final EventLog log)
     {
         this.publisher = publisher;
         this.builder = builder;
         this.sessions = sessions;
         this.counters = publisher.counters();
+        this.recordsPerCycle = recordsPerCycle;
         this.log = log;
-        this.message = new UnsafeBuffer(new byte[messageLength]);
     }
 
     /**
-     * Sends the next part of the snapshot being sent, or builds the next one asked for.
+     * Builds and sends the next parts of every snapshot under way, within the cycle's budget.
      *
      * @return work done.
      */
     int doWork(final long nowNanos)
     {
-        if (null != owner && (!owner.snapshotSending || owner.state != ConsumerSession.ACTIVE))
+        int budget = recordsPerCycle;
+        int work = 0;
+        final int count = sessions.length;
+        for (int k = 0; k < count && budget > 0; k++)
         {
-            owner = null;
-        }
-        if (null == owner && !begin(nowNanos))
-        {
-            return 0;
-        }
-        return send();
-    }
-
-    private boolean begin(final long nowNanos)
-    {
-        if (!anyWanted())
-        {
-            waiting = false;
-            return false;
-        }
-        if (!publisher.atMessageBoundary())
-        {
-            if (!waiting)
+            final ConsumerSession session = sessions[(cursor + k) % count];
+            final SessionSnapshot snapshot = session.snapshot;
+            if (snapshot.state == SessionSnapshot.IDLE)
             {
-                waiting = true;
-                waitingSinceNanos = nowNanos;
+                continue;
             }
-            if (nowNanos - waitingSinceNanos < BOUNDARY_WAIT_NANOS)
+            if (session.state != ConsumerSession.ACTIVE || session.closeRequested)
             {
-                return false;
+                snapshot.clear();
+                continue;
             }
-        }
-        waiting = false;
-        for (int k = 0; k < sessions.length; k++)
-        {
-            final ConsumerSession session = sessions[(cursor + k) % sessions.length];
-            if (session.state == ConsumerSession.ACTIVE && session.snapshotWanted && !session.closeRequested)
+            if (snapshot.state == SessionSnapshot.WANTED)
             {
-                cursor = (cursor + k + 1) % sessions.length;
-                session.snapshotWanted = false;
-                final long sequence = publisher.lastSequence();
-                final long started = System.nanoTime();
-                final int built = builder.build(session.subscriptions,
-                    session.snapshotIdCount < 0 ? null : session.snapshotIds, session.snapshotIdCount, sequence);
-                lastBuildNanos = System.nanoTime() - started;
-                if (built == SnapshotBuilder.TOO_LARGE)
-                {
-                    counters.snapshotsRefused.incrementRelease();
-                    log.log("refused a snapshot to consumer '" + session.name + "': its instruments need more than " +
-                        "the snapshot buffer's ticks (snapshotTicks); ask for fewer instruments at a time");
-                    refuse(session, sequence);
-                    continue;
-                }
-                log.log("snapshot for consumer '" + session.name + "': " + built + " ticks at sequence " + sequence +
-                    ", built in " + lastBuildNanos / 1000 + " us");
-                session.snapshotSending = true;
-                owner = session;
-                sent = 0;
-                return true;
+                snapshot.begin(publisher.lastSequence(), builder.knownCount(), nowNanos);
+                work++;
             }
+            final int used = step(session, snapshot, nowNanos, budget);
+            budget -= used;
+            work += used;
         }
-        return false;
-    }
-
-    private boolean anyWanted()
-    {
+        cursor = count == 0 ? 0 : (cursor + 1) % count;
+        int underWay = 0;
         for (final ConsumerSession session : sessions)
         {
-            if (session.snapshotWanted)
-            {
-                return true;
-            }
+            underWay += session.snapshot.state == SessionSnapshot.IDLE ? 0 : 1;
         }
-        return false;
+        building = underWay;
+        return work;
     }
 
-    private int send()
+    /** @return budget used. */
+    private int step(final ConsumerSession session, final SessionSnapshot snapshot, final long nowNanos,
+        final int budget)
     {
-        final ConsumerSession session = owner;
-        final int maxTicks = RecoveryDataFlyweight.maxTicks(Math.min(session.channel.maxMessageLength(),
-            message.capacity()));
-        final int total = builder.count();
-        int work = 0;
-        while (sent < total)
+        if (snapshot.state == SessionSnapshot.ENDING)
         {
-            final int count = Math.min(maxTicks, total - sent);
-            data.wrapForEncode(message, 0, ControlMessageDescriptor.SNAPSHOT_DATA);
+            finish(session, snapshot, nowNanos);
+            return 1;
+        }
+        int used = send(session, snapshot, budget);
+        if (snapshot.staged > snapshot.stagedSent || snapshot.state != SessionSnapshot.BUILDING)
+        {
+            return used; // back-pressured (it waits alone) or the session ended
+        }
+        snapshot.staged = 0;
+        snapshot.stagedSent = 0;
+        while (used < budget && !snapshot.walked())
+        {
+            final int instrument = snapshot.idCount < 0 ? builder.known(snapshot.cursor) : snapshot.ids[snapshot.cursor];
+            final int mask = builder.isKnown(instrument) ? session.subscriptions.maskOf(instrument) : 0;
+            if (mask != 0 && insideMessage(snapshot, instrument, nowNanos))
+            {
+                break;
+            }
+            final int built = mask == 0 ? 0 : builder.part(snapshot.staging, snapshot.staged + 1,
+                snapshot.capacity + 1, instrument, mask, publisher.lastSequence());
+            if (built == SnapshotBuilder.TOO_LARGE)
+            {
+                if (snapshot.staged == 0)
+                {
+                    refuseTooLarge(session, snapshot, instrument);
+                    finish(session, snapshot, nowNanos);
+                    return used;
+                }
+                break; // send what is staged first
+            }
+            if (built > 0)
+            {
+                snapshot.to = publisher.lastSequence();
+                snapshot.staged += built;
+            }
+            if (builder.omitsOrders(mask))
+            {
+                snapshot.flags |= ControlMessageDescriptor.ORDERS_OMITTED;
+            }
+            snapshot.cursor++;
+            used += built + 1;
+        }
+        if (used < budget)
+        {
+            used += send(session, snapshot, budget - used);
+        }
+        if (snapshot.walked() && snapshot.staged == snapshot.stagedSent && snapshot.state == SessionSnapshot.BUILDING)
+        {
+            snapshot.end(ControlMessageDescriptor.RECOVERY_COMPLETE);
+            finish(session, snapshot, nowNanos);
+        }
+        return used;
+    }
+
+    /** @return whether the last tick published left one of this instrument's messages open (wait, up to a bound). */
+    private boolean insideMessage(final SessionSnapshot snapshot, final int instrument, final long nowNanos)
+    {
+        if (publisher.atMessageBoundary() || publisher.lastInstrument() != instrument)
+        {
+            snapshot.boundaryWaiting = false;
+            return false;
+        }
+        if (!snapshot.boundaryWaiting)
+        {
+            snapshot.boundaryWaiting = true;
+            snapshot.boundaryWaitSinceNanos = nowNanos;
+        }
+        return nowNanos - snapshot.boundaryWaitSinceNanos < BOUNDARY_WAIT_NANOS;
+    }
+
+    /**
+     * Sends staged ticks in place, up to {@code allowance} of them (at least one when there are), in messages of at
+     * most that many.
+     *
+     * @return ticks sent.
+     */
+    private int send(final ConsumerSession session, final SessionSnapshot snapshot, final int allowance)
+    {
+        final int perMessage = RecoveryDataFlyweight.maxTicks(session.channel.maxMessageLength());
+        int sent = 0;
+        while (snapshot.stagedSent < snapshot.staged && (sent == 0 || sent < allowance))
+        {
+            final int count = Math.min(Math.min(perMessage, snapshot.staged - snapshot.stagedSent),
+                Math.max(1, allowance - sent));
+            final int header = snapshot.stagedSent * TICK;
+            final UnsafeBuffer staging = snapshot.staging;
+            staging.setMemory(header, RecoveryDataFlyweight.TICKS_OFFSET, (byte)0);
+            data.wrapForEncode(staging, header, ControlMessageDescriptor.SNAPSHOT_DATA);
             data.tickCount(count);
-            message.putBytes(RecoveryDataFlyweight.TICKS_OFFSET, builder.ticks(), sent * TickLayout.LENGTH,
-                count * TickLayout.LENGTH);
-            final int result = session.channel.offer(message, 0, data.encodedLength());
+            final int result = session.channel.offer(staging, header, data.encodedLength());
             if (result == TransportResult.BACK_PRESSURED)
             {
-                return work;
+                break;
             }
             if (result != TransportResult.OK)
             {
                 session.requestClose("snapshot send failed: " + TransportResult.describe(result));
-                finish(session);
-                return work;
+                snapshot.clear();
+                break;
             }
+            snapshot.stagedSent += count;
+            snapshot.ticksSent += count;
             sent += count;
-            work++;
         }
-        if (offerEnd(session, ControlMessageDescriptor.RECOVERY_COMPLETE, total))
-        {
-            counters.snapshotsSent.incrementRelease();
-            counters.snapshotTicks.getAndAddRelease(total);
-            finish(session);
-            work++;
-        }
-        return work;
+        return sent;
     }
 
-    private void finish(final ConsumerSession session)
+    private void finish(final ConsumerSession session, final SessionSnapshot snapshot, final long nowNanos)
     {
-        session.snapshotSending = false;
-        owner = null;
+        if (!offerEnd(session, snapshot, snapshot.endStatus))
+        {
+            return;
+        }
+        if (snapshot.endStatus == ControlMessageDescriptor.RECOVERY_COMPLETE)
+        {
+            counters.snapshotsSent.incrementRelease();
+            counters.snapshotTicks.getAndAddRelease(snapshot.ticksSent);
+            log.log("snapshot for consumer '" + session.name + "': " + snapshot.ticksSent + " ticks, parts at " +
+                "sequences " + snapshot.from + ".." + snapshot.to + ", built and sent in " +
+                (nowNanos - snapshot.startedNanos) / 1000 + " us" +
+                ((snapshot.flags & ControlMessageDescriptor.SESSION_CUT) != 0 ? ", ended early by a SESSION tick" : ""));
+        }
+        snapshot.clear();
+    }
+
+    private void refuseTooLarge(final ConsumerSession session, final SessionSnapshot snapshot, final int instrument)
+    {
+        counters.snapshotsRefused.incrementRelease();
+        log.log("refused a snapshot to consumer '" + session.name + "': instrument " + instrument + " needs more " +
+            "than the " + snapshot.capacity + " ticks a snapshot can stage (snapshotTicks)");
+        snapshot.end(ControlMessageDescriptor.RECOVERY_REFUSED);
+    }
+
+    /** A SESSION tick is about to be published: every snapshot being built ends before it. */
+    void onSessionTick()
+    {
+        for (final ConsumerSession session : sessions)
+        {
+            final SessionSnapshot snapshot = session.snapshot;
+            if (snapshot.state == SessionSnapshot.BUILDING && !snapshot.walked())
+            {
+                snapshot.cut = true;
+                snapshot.flags |= ControlMessageDescriptor.SESSION_CUT;
+            }
+        }
     }
 
     /** Answers a request that cannot be served with SNAPSHOT_END status REFUSED. */
     void refuse(final ConsumerSession session, final long sequence)
     {
         end.wrapForEncode(endBuffer, 0, ControlMessageDescriptor.SNAPSHOT_END);
-        end.from(sequence).to(sequence).count(0).status(ControlMessageDescriptor.RECOVERY_REFUSED);
+        end.from(sequence).to(sequence).count(0).status(ControlMessageDescriptor.RECOVERY_REFUSED).flags(0);
         session.send(end, SequenceRangeFlyweight.LENGTH);
     }
 
-    private boolean offerEnd(final ConsumerSession session, final int status, final int ticks)
+    private boolean offerEnd(final ConsumerSession session, final SessionSnapshot snapshot, final int status)
     {
         end.wrapForEncode(endBuffer, 0, ControlMessageDescriptor.SNAPSHOT_END);
-        end.from(builder.sequence()).to(builder.sequence()).count(ticks).status(status)
-            .flags(builder.ordersOmitted() ? ControlMessageDescriptor.ORDERS_OMITTED : 0);
+        end.from(snapshot.from).to(snapshot.to).count(snapshot.ticksSent).status(status).flags(snapshot.flags);
         final int result = session.channel.offer(endBuffer, 0, SequenceRangeFlyweight.LENGTH);
         if (result == TransportResult.OK)
         {
@@ -198,8 +277,14 @@ final class SnapshotSender
         if (result != TransportResult.BACK_PRESSURED)
         {
             session.requestClose("snapshot send failed: " + TransportResult.describe(result));
-            finish(session);
+            snapshot.clear();
         }
         return false;
+    }
+
+    /** @return sessions whose snapshot is asked for or under way at the end of the last duty cycle. */
+    int building()
+    {
+        return building;
     }
 }

@@ -36,17 +36,30 @@ final class BookModel implements TickHandler
     final long[] tradingState = new long[INSTRUMENTS + 1];
     final LongArrayList live = new LongArrayList();
     final SubscriptionView view;
+    final SnapshotDay.Subset subset;
     final long[] checkpoints;
     /** By view ordinal and checkpoint: the state as that view sees it (null: not recorded). */
     final String[][] states;
+    /** The highest part sequence of the snapshot (-1: none yet), and each instrument's part sequence S(i). */
     long snapshotSequence = -1;
+    final long[] partSequence = new long[INSTRUMENTS + 1];
     int snapshotTicks;
     int snapshotTicksAfterLive;
+    /** Snapshot ticks whose sequence is below an earlier one's: parts come in sequence order. */
     int snapshotSequenceMismatches;
+    /** Snapshot ticks of one instrument that do not all carry the same sequence. */
+    int partSequenceMismatches;
     private int nextCheckpoint;
 
     BookModel(final SubscriptionView view, final long[] checkpoints)
     {
+        this(view, SnapshotDay.Subset.EVERY, checkpoints);
+    }
+
+    /** @param subset the instruments its descriptions cover. */
+    BookModel(final SubscriptionView view, final SnapshotDay.Subset subset, final long[] checkpoints)
+    {
+        this.subset = subset;
         this.view = view;
         this.checkpoints = checkpoints;
         this.states = new String[SubscriptionView.values().length][checkpoints.length];
@@ -66,7 +79,7 @@ final class BookModel implements TickHandler
         final long sequence = buffer.getLong(offset + TickLayout.GATEWAY_SEQUENCE_OFFSET, LE);
         if ((buffer.getShort(offset + TickLayout.FLAGS_OFFSET, LE) & TickLayout.SNAPSHOT_FLAG) != 0)
         {
-            if (snapshotTicks > 0 && sequence != snapshotSequence)
+            if (snapshotTicks > 0 && sequence < snapshotSequence)
             {
                 snapshotSequenceMismatches++;
             }
@@ -74,7 +87,16 @@ final class BookModel implements TickHandler
             {
                 snapshotTicksAfterLive++;
             }
-            snapshotSequence = sequence;
+            final int instrument = buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
+            if (instrument >= 1 && instrument <= INSTRUMENTS)
+            {
+                if (partSequence[instrument] != 0 && partSequence[instrument] != sequence)
+                {
+                    partSequenceMismatches++;
+                }
+                partSequence[instrument] = sequence;
+            }
+            snapshotSequence = Math.max(snapshotSequence, sequence);
             snapshotTicks++;
         }
         else
@@ -87,7 +109,7 @@ final class BookModel implements TickHandler
                     {
                         if ((recorded.mask() & ~view.mask()) == 0)
                         {
-                            states[recorded.ordinal()][nextCheckpoint] = describe(recorded);
+                            states[recorded.ordinal()][nextCheckpoint] = describe(recorded, subset);
                         }
                     }
                 }
@@ -131,10 +153,20 @@ final class BookModel implements TickHandler
     /** @return the state as {@code view} defines it: what a snapshot of that view must reproduce. */
     String describe(final SubscriptionView view)
     {
+        return describe(view, SnapshotDay.Subset.EVERY);
+    }
+
+    /** @return the state of the instruments of {@code subset} as {@code view} defines it. */
+    String describe(final SubscriptionView view, final SnapshotDay.Subset subset)
+    {
         final StringBuilder out = new StringBuilder();
         final int[] queue = new int[8192];
         for (int i = 1; i <= INSTRUMENTS; i++)
         {
+            if (!subset.has(i))
+            {
+                continue;
+            }
             out.append("instrument ").append(i).append(" symbol ").append(symbol[i]).append(" state ")
                 .append(tradingState[i]).append(" bid ").append(java.util.Arrays.toString(top[i * 2]))
                 .append(" ask ").append(java.util.Arrays.toString(top[i * 2 + 1])).append('\n');

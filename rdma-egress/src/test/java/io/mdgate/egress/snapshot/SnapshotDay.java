@@ -21,7 +21,8 @@ import java.time.LocalDate;
  */
 final class SnapshotDay
 {
-    static final int INSTRUMENTS = 4;
+    /** Enough instruments that a snapshot built a few parts a duty cycle spans many cycles. */
+    static final int INSTRUMENTS = 24;
     static final int DEPTH = 5;
     static final BookContext BOOKS = new BookContext().maxOrders(8192).maxLevels(8192).maxInstruments(1024)
         .referenceWindow(1 << 16);
@@ -31,7 +32,13 @@ final class SnapshotDay
 
     SnapshotDay(final long seed, final int messages)
     {
-        final SeededOrderFlow flow = new SeededOrderFlow(seed, INSTRUMENTS, 700);
+        this(seed, messages, 700);
+    }
+
+    /** @param maxLiveOrders the flow deletes instead of adding once this many orders are live (at most 8,192). */
+    SnapshotDay(final long seed, final int messages, final int maxLiveOrders)
+    {
+        final SeededOrderFlow flow = new SeededOrderFlow(seed, INSTRUMENTS, maxLiveOrders);
         final OrderBooks books = new OrderBooks(new BookContext().maxOrders(8192).maxLevels(8192).maxInstruments(1024)
             .referenceWindow(1 << 16));
         final Normalizer normalizer = new Normalizer(books, new ExchangeClock(LocalDate.of(2026, 12, 1)),
@@ -60,9 +67,43 @@ final class SnapshotDay
     /** @return whether a consumer of {@code view} on instruments 1..INSTRUMENTS takes tick {@code sequence}. */
     boolean takes(final SubscriptionView view, final long sequence)
     {
+        return takes(view, Subset.EVERY, sequence);
+    }
+
+    /** @return whether a consumer of {@code view} on the instruments of {@code subset} takes tick {@code sequence}. */
+    boolean takes(final SubscriptionView view, final Subset subset, final long sequence)
+    {
         final int at = (int)(sequence - 1) * TickLayout.LENGTH;
-        final int instrument = ticks.getShort(at + TickLayout.INSTRUMENT_ID_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+        final int instrument = instrument(sequence);
         return instrument == TickLayout.MARKET_WIDE ||
-            instrument <= INSTRUMENTS && view.takes(ticks.getByte(at + TickLayout.EVENT_TYPE_OFFSET));
+            subset.has(instrument) && view.takes(ticks.getByte(at + TickLayout.EVENT_TYPE_OFFSET));
+    }
+
+    /** @return the instrument of tick {@code sequence}. */
+    int instrument(final long sequence)
+    {
+        final int at = (int)(sequence - 1) * TickLayout.LENGTH;
+        return ticks.getShort(at + TickLayout.INSTRUMENT_ID_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+    }
+
+    /** Instruments a consumer subscribes to, one by one. */
+    enum Subset
+    {
+        /** 1..INSTRUMENTS. */
+        EVERY,
+        /** The odd ones. */
+        ODD,
+        /** The first five. */
+        FIRST_FIVE;
+
+        boolean has(final int instrument)
+        {
+            return instrument >= 1 && instrument <= INSTRUMENTS && switch (this)
+            {
+                case EVERY -> true;
+                case ODD -> (instrument & 1) == 1;
+                case FIRST_FIVE -> instrument <= 5;
+            };
+        }
     }
 }

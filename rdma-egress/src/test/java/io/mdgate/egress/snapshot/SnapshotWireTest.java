@@ -15,6 +15,7 @@ import io.mdgate.egress.protocol.SubscriptionFlyweight;
 import io.mdgate.egress.protocol.SubscriptionView;
 import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.egress.support.Await;
+import io.mdgate.egress.support.ControlMessages;
 import io.mdgate.egress.support.PublisherHarness;
 import io.mdgate.egress.support.Ticks;
 import io.mdgate.egress.transport.ControlChannel;
@@ -40,10 +41,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * SNAPSHOT spoken by hand over a real shm control channel: malformed requests (too short, a count beyond 256, a
- * count the message does not hold, an instrument id 0, flags set) are each answered SNAPSHOT_END REFUSED and
- * counted, and the session carries on to a valid one, whose ticks are exactly the instrument's state, flagged
- * {@code snapshot} and at S; a snapshot larger than the buffer is refused and counted; without the order mirror a
- * view of orders says ORDERS_OMITTED and carries no ADD.
+ * count the message does not hold, an instrument id 0, unknown flags) are each answered SNAPSHOT_END REFUSED and
+ * counted, and so is an older consumer's request without PER_INSTRUMENT; the session carries on to a valid one,
+ * whose ticks are exactly the instrument's state, flagged {@code snapshot} and at S(i); a snapshot larger than the
+ * part buffer is served in parts, one instrument's part larger than it is refused and counted; a SESSION tick ends a
+ * snapshot being built; without the order mirror a view of orders says ORDERS_OMITTED and carries no ADD.
  */
 @Timeout(30)
 class SnapshotWireTest
@@ -51,11 +53,11 @@ class SnapshotWireTest
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[2048]);
-    private final List<byte[]> received = new ArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private PublisherHarness harness;
     private ShmTransport transport;
     private ControlChannel channel;
+    private ControlMessages messages;
     private MemoryRegion region;
 
     @AfterEach
@@ -107,10 +109,18 @@ class SnapshotWireTest
         assertEquals(5, harness.publisher().counters().malformedControlMessages());
 
         request(SnapshotRequestFlyweight.length(1), 0, 1, 5);
+        assertEquals(ControlMessageDescriptor.RECOVERY_REFUSED, end().status(), "a request without PER_INSTRUMENT");
+        Await.until("refusal counted", 5, () -> harness.publisher().counters().snapshotsRefused() == 6);
+        assertEquals(5, harness.publisher().counters().malformedControlMessages(), "well formed, but the older kind");
+        assertTrue(harness.events().stream().anyMatch(line -> line.contains("PER_INSTRUMENT")), harness.events().toString());
+
+        request(SnapshotRequestFlyweight.length(1), ControlMessageDescriptor.PER_INSTRUMENT, 1, 5);
         final List<byte[]> ticks = snapshotTicks();
         final SequenceRangeFlyweight end = end();
         assertEquals(ControlMessageDescriptor.RECOVERY_COMPLETE, end.status());
-        assertEquals(3, end.to(), "S is the last sequence published");
+        assertEquals(3, end.from(), "from is the last sequence published when the snapshot began");
+        assertEquals(3, end.to(), "the part's S: nothing was published meanwhile");
+        assertEquals(ControlMessageDescriptor.PER_INSTRUMENT, end.flags());
         assertEquals(ticks.size(), end.count());
         final List<String> described = new ArrayList<>();
         for (final byte[] tick : ticks)
@@ -125,33 +135,84 @@ class SnapshotWireTest
             "the instrument, its live order and its top of book, both sides");
         assertEquals(1, harness.publisher().counters().snapshotsSent());
         assertEquals(4, harness.publisher().counters().snapshotTicks());
-        assertEquals(5, harness.publisher().counters().snapshotsRefused());
+        assertEquals(6, harness.publisher().counters().snapshotsRefused());
     }
 
     @Test
-    void shouldRefuseASnapshotLargerThanTheBufferAndSayWhenNoOrdersAreKept()
+    void shouldServeASnapshotLargerThanThePartBufferInPartsAndSayWhenNoOrdersAreKept()
     {
-        start(context -> context.snapshotTicks(64).orderSnapshots(false));
+        start(context -> context.snapshotTicks(64).orderSnapshots(false).snapshotRecordsPerCycle(4));
         subscribe(5, SubscriptionView.ALL);
         harness.publish(Ticks.instrument(1, 5, "ABCD"));
         harness.publish(Ticks.add(2, 5, 0));
-        request(SnapshotRequestFlyweight.LENGTH, 0, 0);
+        request(SnapshotRequestFlyweight.LENGTH, ControlMessageDescriptor.PER_INSTRUMENT, 0);
         snapshotTicks();
         SequenceRangeFlyweight end = end();
         assertEquals(ControlMessageDescriptor.RECOVERY_COMPLETE, end.status());
         assertEquals(1, end.count(), "the INSTRUMENT tick; no ADD without the order mirror");
-        assertEquals(ControlMessageDescriptor.ORDERS_OMITTED, end.flags());
+        assertEquals(ControlMessageDescriptor.PER_INSTRUMENT | ControlMessageDescriptor.ORDERS_OMITTED, end.flags());
 
         for (int i = 1; i <= 40; i++)
         {
             subscribe(100 + i, SubscriptionView.TOP);
             harness.publish(Ticks.topOfBook(2 + i, 100 + i, Side.SELL, 1_000_000 + i, 100, 0));
         }
-        request(SnapshotRequestFlyweight.LENGTH, 0, 0);
+        Await.until("published", 5, () -> harness.publisher().lastPublishedSequence() == 42);
+        request(SnapshotRequestFlyweight.LENGTH, ControlMessageDescriptor.PER_INSTRUMENT, 0);
+        final List<byte[]> ticks = snapshotTicks();
         end = end();
-        assertEquals(ControlMessageDescriptor.RECOVERY_REFUSED, end.status(), "81 ticks do not fit 64");
+        assertEquals(ControlMessageDescriptor.RECOVERY_COMPLETE, end.status(), "81 ticks, a few parts a cycle");
+        assertEquals(81, end.count());
+        assertEquals(81, ticks.size());
+        assertEquals(0, harness.publisher().counters().snapshotsRefused());
+    }
+
+    @Test
+    void shouldRefuseASnapshotWhoseInstrumentDoesNotFitThePartBuffer()
+    {
+        start(context -> context.snapshotTicks(64));
+        subscribe(6, SubscriptionView.ALL);
+        subscribe(5, SubscriptionView.ALL);
+        harness.publish(Ticks.instrument(1, 6, "SMAL"));
+        for (int i = 0; i < 70; i++)
+        {
+            harness.publish(Ticks.add(2 + i, 5, 0));
+        }
+        Await.until("published", 5, () -> harness.publisher().lastPublishedSequence() == 71);
+        request(SnapshotRequestFlyweight.LENGTH, ControlMessageDescriptor.PER_INSTRUMENT, 0);
+        final List<byte[]> ticks = snapshotTicks();
+        final SequenceRangeFlyweight end = end();
+        assertEquals(ControlMessageDescriptor.RECOVERY_REFUSED, end.status(), "70 orders do not fit 64 ticks");
+        assertEquals(ticks.size(), end.count(), "what went out before the refusal is counted");
+        assertEquals(1, ticks.size(), "instrument 6's part went out first");
         Await.until("refusal counted", 5, () -> harness.publisher().counters().snapshotsRefused() == 1);
         assertTrue(harness.events().stream().anyMatch(line -> line.contains("snapshotTicks")), harness.events().toString());
+    }
+
+    @Test
+    void shouldEndASnapshotBeingBuiltWhenASessionTickComes()
+    {
+        start(context -> context.snapshotRecordsPerCycle(1));
+        for (int i = 1; i <= 40; i++)
+        {
+            subscribe(100 + i, SubscriptionView.TOP);
+            harness.publish(Ticks.topOfBook(i, 100 + i, Side.SELL, 1_000_000 + i, 100, 0));
+        }
+        Await.until("published", 5, () -> harness.publisher().lastPublishedSequence() == 40);
+        request(SnapshotRequestFlyweight.LENGTH, ControlMessageDescriptor.PER_INSTRUMENT, 0);
+        // The last tick published leaves instrument 140's message open, so its part waits up to 50 ms: time enough.
+        Await.until("the snapshot under way", 5, () -> harness.publisher().snapshotsUnderWay() == 1);
+        harness.publish(Ticks.session(41, 2));
+        final List<byte[]> ticks = snapshotTicks();
+        final SequenceRangeFlyweight end = end();
+        assertEquals(ControlMessageDescriptor.RECOVERY_COMPLETE, end.status());
+        assertEquals(ControlMessageDescriptor.PER_INSTRUMENT | ControlMessageDescriptor.SESSION_CUT, end.flags());
+        assertTrue(end.to() <= 40 && ticks.size() < 80, "no part after the SESSION tick: to " + end.to() + ", " +
+            ticks.size() + " ticks");
+        for (final byte[] tick : ticks)
+        {
+            assertTrue(new UnsafeBuffer(tick).getLong(TickLayout.GATEWAY_SEQUENCE_OFFSET, LE) <= 40);
+        }
     }
 
     @Test
@@ -164,20 +225,22 @@ class SnapshotWireTest
         final EgressConsumer consumer = EgressConsumer.connect(sdkTransport,
             new ConsumerContext().name("sdk").token("sdk" + PublisherHarness.TOKEN_SUFFIX).controlPollNanos(0));
         closeables.add(consumer);
-        for (int i = 1; i <= 40; i++)
-        {
-            consumer.subscribe(i, SubscriptionView.TOP);
-        }
+        consumer.subscribe(1, SubscriptionView.ALL);
+        consumer.subscribe(2, SubscriptionView.ALL);
         Await.until("subscribed", 5, () ->
         {
             consumer.poll((buffer, offset) -> { }, 16);
             return consumer.subscriptionsAwaitingAnswer() == 0;
         });
-        for (int i = 1; i <= 40; i++)
+        for (int i = 1; i <= 3; i++)
         {
-            harness.publish(Ticks.topOfBook(i, i, Side.SELL, 1_000_000 + i, 100, 0));
+            harness.publish(Ticks.add(i, 2, 0)); // instrument 2 is named first, so its part goes out first
         }
-        Await.until("published", 5, () -> harness.publisher().lastPublishedSequence() == 40);
+        for (int i = 4; i <= 103; i++)
+        {
+            harness.publish(i % 4 == 0 ? Ticks.event(i, 1, EventType.TRADE) : Ticks.add(i, 1, 0));
+        }
+        Await.until("published", 5, () -> harness.publisher().lastPublishedSequence() == 103);
         consumer.requestSnapshot();
         Await.until("the refusal", 5, () ->
         {
@@ -186,13 +249,17 @@ class SnapshotWireTest
         });
         assertEquals(1, consumer.counters().snapshotsRefused());
         assertEquals(0, consumer.counters().snapshots());
-        harness.publish(Ticks.topOfBook(41, 1, Side.BUY, 999_000, 100, 0));
+        assertEquals(3, consumer.counters().snapshotTicks(), "instrument 2's part came before the refusal");
+        assertEquals(103, consumer.snapshotSequence(2));
+        harness.publish(Ticks.topOfBook(104, 1, Side.BUY, 999_000, 100, 0));
         Await.until("the live ticks, all of them", 5, () ->
         {
             consumer.poll((buffer, offset) -> { }, 64);
-            return consumer.lastDeliveredSequence() == 41;
+            return consumer.lastDeliveredSequence() == 104;
         });
-        assertEquals(41, consumer.counters().delivered(), "live delivery went on from where it was");
+        assertEquals(101, consumer.counters().delivered(), "live delivery went on from where it was (75 orders do " +
+            "not fit a part of 64), instrument 1's ticks all delivered");
+        assertEquals(3, consumer.counters().snapshotSkipped(), "instrument 2's ticks are in its part, not twice");
     }
 
     private void start(final Consumer<io.mdgate.egress.publisher.PublisherContext> customizer)
@@ -200,6 +267,7 @@ class SnapshotWireTest
         harness = new PublisherHarness(ShmInstance.context(ShmInstance.unique()), List.of("raw"), customizer);
         transport = new ShmTransport(ShmInstance.context(harness.shm().instance()));
         channel = transport.connectControl(TimeUnit.SECONDS.toNanos(5));
+        messages = new ControlMessages(channel);
         region = transport.registerRegion((int)ConsumerRegionDescriptor.length(1024, 64, 0), RegionAccess.REMOTE_WRITE);
         final HelloFlyweight hello = new HelloFlyweight();
         hello.wrapForEncode(scratch, 0, ControlMessageDescriptor.HELLO);
@@ -241,7 +309,7 @@ class SnapshotWireTest
             final UnsafeBuffer buffer = new UnsafeBuffer(message);
             if (ControlFlyweight.typeOf(buffer, 0) == ControlMessageDescriptor.SNAPSHOT_END)
             {
-                received.add(0, message);
+                messages.pushBack(message);
                 return ticks;
             }
             final RecoveryDataFlyweight data = (RecoveryDataFlyweight)new RecoveryDataFlyweight().wrap(buffer, 0);
@@ -260,35 +328,8 @@ class SnapshotWireTest
             .wrap(new UnsafeBuffer(next(ControlMessageDescriptor.SNAPSHOT_END)), 0);
     }
 
-    /** @return the next control message of one of the types (others, e.g. heartbeats, are skipped). */
     private byte[] next(final short... types)
     {
-        final byte[][] found = new byte[1][];
-        Await.until("control message " + java.util.Arrays.toString(types), 10, () ->
-        {
-            while (!received.isEmpty() && null == found[0])
-            {
-                final byte[] message = received.remove(0);
-                final short type = ControlFlyweight.typeOf(new UnsafeBuffer(message), 0);
-                for (final short wanted : types)
-                {
-                    if (type == wanted)
-                    {
-                        found[0] = message;
-                    }
-                }
-            }
-            if (null == found[0])
-            {
-                channel.poll((buffer, offset, length) ->
-                {
-                    final byte[] copy = new byte[length];
-                    buffer.getBytes(offset, copy);
-                    received.add(copy);
-                }, 16);
-            }
-            return null != found[0];
-        });
-        return found[0];
+        return messages.next(types);
     }
 }
