@@ -171,14 +171,17 @@ final class ProtocolTables
             "FILTERED", "RECOVER: only the ticks of the consumer's subscriptions and views",
             "VIA_RING", "RECOVERY_END: it ends the ring catch-up a RESYNC started, not a RECOVER",
             "SHARED_LOG", "SUBSCRIBE / SUBSCRIPTION of every instrument: through the shared tick log",
-            "ORDERS_OMITTED", "SNAPSHOT_END: a view took order events the publisher keeps no books for"), false));
+            "ORDERS_OMITTED", "SNAPSHOT_END: a view took order events the publisher keeps no books for",
+            "PER_INSTRUMENT", "SNAPSHOT (required), SNAPSHOT_END: each instrument's part at its own sequence S(i)",
+            "SESSION_CUT", "SNAPSHOT_END: a SESSION tick ended the snapshot early; instruments not taken have no part"),
+            false));
         add("recovery-data", ProtocolLayout.of("RECOVERY_DATA (9), SNAPSHOT_DATA (16)", RecoveryDataFlyweight.class)
             .field("0", header, "header", "type 9 or 16")
             .field("TICK_COUNT", "i32", "ticks n in this message")
             .field("TICKS_OFFSET", "n x TickLayout#LENGTH", "ticks", "n ticks, 64 bytes each, in sequence order"));
         add("snapshot", ProtocolLayout.of("SNAPSHOT (15)", SnapshotRequestFlyweight.class)
             .field("0", header, "header", "type 15")
-            .field("FLAGS", "i32", "flags, 0 (anything else is refused)")
+            .field("FLAGS", "i32", "flags, PER_INSTRUMENT (1); without it, or with any other, the request is refused")
             .field("COUNT", "i32", "instruments n listed, 0 to " + ControlMessageDescriptor.MAX_SNAPSHOT_INSTRUMENTS +
                 " (0: every subscribed instrument)")
             .field("IDS_OFFSET", "n x 4", "i32[n]", "instrument ids, 1 to 65535; those not subscribed are left out"));
@@ -418,7 +421,9 @@ final class ProtocolTables
                 throw new AssertionError(name + " has no meaning in PROTOCOL.md's table");
             }
             expected.remove(name);
-            rows.put(constant.getValue(), "| " + constant.getValue() + " | " + name + " | " + meaning + " |\n");
+            // Flags of different messages may share a value (FILTERED and PER_INSTRUMENT are both 1): one row each.
+            rows.merge(constant.getValue(), "| " + constant.getValue() + " | " + name + " | " + meaning + " |\n",
+                String::concat);
         }
         if (!expected.isEmpty())
         {
