@@ -469,11 +469,11 @@ static void on_reject(mdgate_consumer *consumer, const uint8_t *message)
     char text[4 * MDGATE_REJECT_MAX_TEXT_LENGTH + 8];
     sanitize(message + MDGATE_REJECT_TEXT_OFFSET + 2, text_length, text, sizeof text);
     consumer->reject_reason = reason;
-    snprintf(consumer->last_error, sizeof consumer->last_error, "the publisher refused consumer '%s': %s (reason %d: %s)",
-        consumer->name, text, reason, mdgate_reject_reason_text(reason));
-    if (NULL != consumer->config.log)
+    snprintf(consumer->last_error, sizeof consumer->last_error, "the publisher refused consumer '%s': %s (reason %d)",
+        consumer->name, text[0] != '\0' ? text : mdgate_reject_reason_text(reason), reason);
+    if (consumer->state == MDG_CONNECTED && NULL != consumer->config.log)
     {
-        consumer->config.log(consumer->config.log_context, consumer->last_error);
+        consumer->config.log(consumer->config.log_context, consumer->last_error); /* connect returns it instead */
     }
     release_connection(consumer);
     consumer->state = MDG_REJECTED;

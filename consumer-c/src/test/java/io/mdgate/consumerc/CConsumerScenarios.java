@@ -1,0 +1,327 @@
+package io.mdgate.consumerc;
+
+import io.mdgate.egress.protocol.ControlMessageDescriptor;
+import io.mdgate.egress.publisher.PublisherContext;
+import io.mdgate.egress.support.PublisherHarness;
+import io.mdgate.egress.support.Ticks;
+import io.mdgate.egress.transport.shm.ShmInstance;
+import org.agrona.concurrent.SystemEpochNanoClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * C consumer processes ({@code mdgate-consume-c}, started and stopped by pid) against a Java publisher in this JVM
+ * over shm. The ticks: sequence 1 names instrument 7 MSFT, sequence 2 instrument 4 AAPL, the last one of a test is
+ * a market-wide event every consumer receives, every other sequence is an ADD on instrument
+ * {@code sequence mod 10 + 1}. Each scenario runs against the release build and the sanitizer build (subclasses);
+ * any sanitizer report fails the test.
+ */
+abstract class CConsumerScenarios
+{
+    private static final SystemEpochNanoClock CLOCK = new SystemEpochNanoClock();
+    private static final int RATE = 50_000;
+    private static final Pattern SUMMARY_FIELD = Pattern.compile("([a-z ]+?) (\\d+)(?:/(\\d+))?(?: ticks)?(?=,| \\(|$)");
+
+    private final List<NativeProcess> processes = new ArrayList<>();
+    private PublisherHarness harness;
+
+    abstract NativeBuild build();
+
+    @AfterEach
+    void tearDown()
+    {
+        processes.forEach(NativeProcess::close);
+        if (null != harness)
+        {
+            harness.close();
+        }
+        for (final NativeProcess process : processes)
+        {
+            assertNull(process.sanitizerReport(), "a sanitizer report");
+        }
+    }
+
+    private void startPublisher(final int sharedLogSlots, final String... consumers)
+    {
+        harness = new PublisherHarness(ShmInstance.context(ShmInstance.unique()), List.of(consumers),
+            context -> context.heartbeatTimeoutNanos(TimeUnit.SECONDS.toNanos(30)).sharedLogSlots(sharedLogSlots));
+    }
+
+    NativeProcess consumerWithToken(final String name, final String token, final String... options) throws IOException
+    {
+        final List<String> command = new ArrayList<>(List.of(build().tool("mdgate-consume-c").toString(),
+            "--instance", harness.shm().instance(), "--dir", harness.shm().directory().toString(),
+            "--consumer", name, "--token", token, "--format", "seq"));
+        command.addAll(Arrays.asList(options));
+        final NativeProcess process = new NativeProcess(name, build(), command);
+        processes.add(process);
+        return process;
+    }
+
+    private NativeProcess consumer(final String name, final String... options) throws IOException
+    {
+        return consumerWithToken(name, name + PublisherHarness.TOKEN_SUFFIX, options);
+    }
+
+    static int instrumentOf(final long sequence)
+    {
+        return sequence == 1 ? 7 : sequence == 2 ? 4 : (int)(sequence % 10) + 1;
+    }
+
+    /** Publishes {@code from..to} at about {@link #RATE} ticks per second; {@code finalSequence} is market-wide. */
+    static void publish(final PublisherHarness harness, final long from, final long to, final long finalSequence)
+    {
+        final long start = System.nanoTime();
+        for (long sequence = from; sequence <= to; sequence++)
+        {
+            if (sequence == 1)
+            {
+                harness.publish(Ticks.instrument(1, 7, "MSFT"));
+            }
+            else if (sequence == 2)
+            {
+                harness.publish(Ticks.instrument(2, 4, "AAPL"));
+            }
+            else if (sequence == finalSequence)
+            {
+                harness.publish(Ticks.systemEvent(sequence, 'C'));
+            }
+            else
+            {
+                harness.publish(Ticks.add(sequence, instrumentOf(sequence), CLOCK.nanoTime()));
+            }
+            if ((sequence - from) % 100 == 99)
+            {
+                final long wait = start + (sequence - from + 1) * 1_000_000_000L / RATE - System.nanoTime();
+                if (wait > 0)
+                {
+                    LockSupport.parkNanos(wait);
+                }
+            }
+        }
+    }
+
+    private void publish(final long from, final long to, final long finalSequence)
+    {
+        publish(harness, from, to, finalSequence);
+    }
+
+    static List<Long> expected(final long from, final long to, final long finalSequence, final Set<Integer> instruments)
+    {
+        final List<Long> expected = new ArrayList<>();
+        for (long sequence = from; sequence <= to; sequence++)
+        {
+            if (sequence == finalSequence || null == instruments || instruments.contains(instrumentOf(sequence)))
+            {
+                expected.add(sequence);
+            }
+        }
+        return expected;
+    }
+
+    static List<Long> received(final NativeProcess process)
+    {
+        return process.out().stream().filter(line -> !line.isEmpty()).map(Long::parseLong).collect(Collectors.toList());
+    }
+
+    /** @return the fields of the summary line on standard error ("gaps" -> 0, "recoveries" -> completed, ...). */
+    static Map<String, Long> summary(final NativeProcess process)
+    {
+        final String line = process.err().stream().filter(l -> l.startsWith("mdgate-consume-c: delivered ")).findFirst()
+            .orElseThrow(() -> new AssertionError("no summary line; stderr: " + process.err()));
+        final Map<String, Long> fields = new HashMap<>();
+        final Matcher matcher = SUMMARY_FIELD.matcher(line.substring("mdgate-consume-c: ".length()));
+        while (matcher.find())
+        {
+            fields.put(matcher.group(1).trim(), Long.parseLong(matcher.group(2)));
+        }
+        return fields;
+    }
+
+    private static boolean deliveredAtLeast(final NativeProcess process, final long sequence)
+    {
+        final List<String> lines = process.out();
+        return !lines.isEmpty() && !lines.get(lines.size() - 1).isEmpty() &&
+            Long.parseLong(lines.get(lines.size() - 1)) >= sequence;
+    }
+
+    private static void awaitDelivered(final NativeProcess process, final long sequence) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!deliveredAtLeast(process, sequence))
+        {
+            assertTrue(process.isAlive(), "the consumer exited early: " + process.err());
+            assertTrue(System.nanoTime() < deadline, "sequence " + sequence + " not delivered in 60 s: " + process.err());
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void shouldDeliverToCConsumersWithDifferentSubscriptionsExactlyTheirTicksInOrder() throws Exception
+    {
+        startPublisher(PublisherContext.DEFAULT_SHARED_LOG_SLOTS, "all", "some", "symbols");
+        final long last = 30_000;
+        final NativeProcess all = consumer("all", "--all", "--until", Long.toString(last));
+        final NativeProcess some = consumer("some", "--instruments", "1,2,3", "--until", Long.toString(last));
+        final NativeProcess symbols = consumer("symbols", "--symbols", "MSFT,AAPL", "--path", "stream",
+            "--until", Long.toString(last));
+        for (final NativeProcess process : processes)
+        {
+            process.awaitReady(60);
+        }
+
+        publish(1, last, last);
+
+        for (final NativeProcess process : processes)
+        {
+            assertEquals(0, process.awaitExit(60), process.err().toString());
+        }
+        assertEquals(expected(1, last, last, null), received(all));
+        assertEquals(expected(1, last, last, Set.of(1, 2, 3)), received(some));
+        assertEquals(expected(1, last, last, Set.of(4, 7)), received(symbols));
+        for (final NativeProcess process : processes)
+        {
+            assertEquals(0, summary(process).get("unrecovered"), process.err().toString());
+            assertEquals(0, summary(process).get("duplicates"), process.err().toString());
+        }
+        assertTrue(harness.publisher().counters().sharedLogTicks() >= last, "the consumer of all read the shared log");
+    }
+
+    @Test
+    void shouldRecoverWhatAKilledAndRestartedCConsumerMissed() throws Exception
+    {
+        startPublisher(PublisherContext.DEFAULT_SHARED_LOG_SLOTS, "phoenix");
+        final long last = 25_000;
+        final Set<Integer> instruments = Set.of(1, 2, 3, 4, 5);
+        final NativeProcess first = consumer("phoenix", "--instruments", "1,2,3,4,5", "--until", Long.toString(last));
+        first.awaitReady(60);
+        publish(1, 10_000, last);
+        awaitDelivered(first, 9_000);
+        first.killHard();
+        final List<Long> beforeKill = received(first);
+        publish(10_001, 20_000, last);
+
+        final long resumeFrom = beforeKill.get(beforeKill.size() - 1) + 1;
+        final NativeProcess second = consumer("phoenix", "--instruments", "1,2,3,4,5", "--until", Long.toString(last),
+            "--resume-from", Long.toString(resumeFrom));
+        second.awaitReady(60);
+        publish(20_001, last, last);
+        assertEquals(0, second.awaitExit(60), second.err().toString());
+
+        final List<Long> all = new ArrayList<>(beforeKill);
+        all.addAll(received(second));
+        assertEquals(expected(1, last, last, instruments), all);
+        assertTrue(summary(second).get("recovered") > 0, "the restarted consumer recovered what it missed");
+        assertEquals(0, summary(second).get("unrecovered"));
+    }
+
+    @Test
+    void shouldResyncALappedCConsumerRingAndLoseNothing() throws Exception
+    {
+        startPublisher(0, "fast", "slow"); // no shared log: both consumers of every instrument read their rings
+        pauseTheSlowConsumerUntilLapped(true);
+    }
+
+    @Test
+    void shouldRecoverALappedCConsumerOfTheSharedLogAndLoseNothing() throws Exception
+    {
+        startPublisher(1024, "fast", "slow");
+        pauseTheSlowConsumerUntilLapped(false);
+    }
+
+    private void pauseTheSlowConsumerUntilLapped(final boolean rings) throws Exception
+    {
+        final long last = 30_000;
+        final NativeProcess fast = consumer("fast", "--all", "--ring-slots", "16384", "--until", Long.toString(last));
+        final NativeProcess slow = consumer("slow", "--all", "--ring-slots", "256", "--until", Long.toString(last));
+        fast.awaitReady(60);
+        slow.awaitReady(60);
+
+        publish(1, 5000, last);
+        awaitDelivered(slow, 5000);
+        slow.signal("STOP");
+        awaitStopped(slow);
+        final int linesAtStop = slow.out().size();
+        publish(5001, 25_000, last);
+        awaitDelivered(fast, 25_000);
+        assertEquals(linesAtStop, slow.out().size(), "the stopped consumer received nothing while stopped");
+        slow.signal("CONT");
+        publish(25_001, last, last);
+
+        assertEquals(0, fast.awaitExit(60), fast.err().toString());
+        assertEquals(0, slow.awaitExit(60), slow.err().toString());
+        assertEquals(expected(1, last, last, null), received(fast));
+        assertEquals(expected(1, last, last, null), received(slow));
+        final Map<String, Long> stats = summary(slow);
+        assertTrue(stats.get("laps") >= 1, "the slow consumer was lapped: " + stats);
+        assertTrue(stats.get("recovered") > 0, "and recovered from the recovery source: " + stats);
+        assertEquals(0, stats.get("unrecovered"));
+        if (rings)
+        {
+            assertTrue(harness.publisher().counters().laps() >= 1, "the publisher stopped the slow ring");
+        }
+        else
+        {
+            assertEquals(last, harness.publisher().counters().sharedLogTicks(), "each tick written once for both");
+        }
+    }
+
+    private static void awaitStopped(final NativeProcess process) throws Exception
+    {
+        final Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true)
+        {
+            final String text = Files.readString(stat);
+            if (text.substring(text.lastIndexOf(')') + 2).charAt(0) == 'T')
+            {
+                break;
+            }
+            assertTrue(System.nanoTime() < deadline, "the consumer did not stop within 10 s of SIGSTOP");
+            Thread.sleep(5);
+        }
+        int lines = process.out().size();
+        while (true)
+        {
+            Thread.sleep(300);
+            if (process.out().size() == lines)
+            {
+                return;
+            }
+            lines = process.out().size();
+        }
+    }
+
+    @Test
+    void shouldRefuseACConsumerWithAWrongTokenSayingWhy() throws Exception
+    {
+        startPublisher(PublisherContext.DEFAULT_SHARED_LOG_SLOTS, "honest");
+        final NativeProcess intruder = consumerWithToken("honest", "guessed", "--all", "--until", "1");
+
+        assertEquals(1, intruder.awaitExit(60));
+        final String first = intruder.err().get(0);
+        assertTrue(first.startsWith("mdgate-consume-c: the publisher refused consumer 'honest'"), first);
+        assertTrue(first.contains("authentication failed (unknown consumer or wrong token) (reason " +
+            ControlMessageDescriptor.REJECT_AUTHENTICATION + ")"), first);
+        assertTrue(first.contains("check --consumer and --token"), first);
+        assertEquals(1, harness.publisher().counters().authenticationFailures());
+        assertEquals(0, harness.publisher().activeConsumers());
+    }
+}
