@@ -26,7 +26,8 @@ typedef enum format
 {
     FORMAT_JSON,
     FORMAT_SEQUENCE,
-    FORMAT_HEX
+    FORMAT_HEX,
+    FORMAT_NONE
 } format;
 
 typedef struct options
@@ -50,6 +51,8 @@ typedef struct options
 
 typedef struct run
 {
+    int64_t first_delivery_ns;
+    int64_t last_delivery_ns;
     mdgate_consumer *consumer;
     const options *options;
     FILE *raw;
@@ -72,7 +75,7 @@ static void usage(FILE *out)
         "                        [--dir DIR] [--instance NAME] [--view all|top|depth|orders] [--path ring|stream]\n"
         "                        [--ring-slots N] [--resume-from SEQ] [--stats] [--stats-interval-ms MS]\n"
         "                        [--count N] [--until SEQ] [--duration SECONDS] [--idle backoff|yield|spin]\n"
-        "                        [--connect-timeout-ms MS] [--format json|seq|hex] [--raw FILE] [--quiet-log]\n"
+        "                        [--connect-timeout-ms MS] [--format json|seq|hex|none] [--raw FILE] [--quiet-log]\n"
         "Consume ticks from an mdgate publisher over shm: print them as JSON lines, or statistics with --stats.\n"
         "  --dir DIR               shm directory of the publisher (default /dev/shm)\n"
         "  --instance NAME         publisher instance (default mdgate)\n"
@@ -88,7 +91,7 @@ static void usage(FILE *out)
         "  --stats                 a line of statistics per interval instead of the ticks\n"
         "  --count N               stop after N ticks; --until SEQ after delivering sequence SEQ or later\n"
         "  --duration SECONDS      stop after this long\n"
-        "  --format FORMAT         json (default), seq (the sequence only) or hex (the 64 bytes)\n"
+        "  --format FORMAT         json (default), seq (the sequence only), hex (the 64 bytes) or none\n"
         "  --raw FILE              also write every delivered tick's 64 bytes to FILE\n");
 }
 
@@ -255,7 +258,8 @@ static int parse(int argc, char **argv, options *parsed)
                 if (strcmp(optarg, "json") == 0) parsed->output = FORMAT_JSON;
                 else if (strcmp(optarg, "seq") == 0) parsed->output = FORMAT_SEQUENCE;
                 else if (strcmp(optarg, "hex") == 0) parsed->output = FORMAT_HEX;
-                else return bad_option("--format must be json, seq or hex, was '%s'", optarg);
+                else if (strcmp(optarg, "none") == 0) parsed->output = FORMAT_NONE;
+                else return bad_option("--format must be json, seq, hex or none, was '%s'", optarg);
                 break;
             case 'o': parsed->raw_path = optarg; break;
             case 'q': parsed->config.log = quiet_log; break;
@@ -388,7 +392,7 @@ static void on_tick(void *context, const uint8_t *tick)
     {
         fwrite(tick, 1, MDGATE_TICK_LENGTH, state->raw);
     }
-    if (parsed->stats || (parsed->count > 0 && state->printed >= parsed->count))
+    if (parsed->stats || parsed->output == FORMAT_NONE || (parsed->count > 0 && state->printed >= parsed->count))
     {
         return;
     }
@@ -477,9 +481,13 @@ static int subscribe(mdgate_consumer *consumer, const options *parsed)
     return result;
 }
 
+static run state;
+
 static int consume(const options *parsed, mdgate_consumer *consumer, FILE *raw)
 {
-    run state = { .consumer = consumer, .options = parsed, .raw = raw, .printed = 0 };
+    state.consumer = consumer;
+    state.options = parsed;
+    state.raw = raw;
     const int64_t start = monotonic_ns();
     const int64_t end = parsed->duration_s > 0 ? start + parsed->duration_s * 1000000000LL : INT64_MAX;
     const int64_t interval = parsed->stats_interval_ms * 1000000LL;
@@ -497,6 +505,7 @@ static int consume(const options *parsed, mdgate_consumer *consumer, FILE *raw)
         {
             break;
         }
+        const int64_t delivered_before = counters->delivered;
         const int work = mdgate_consumer_poll(consumer, on_tick, &state, 256);
         if (work < 0)
         {
@@ -510,9 +519,17 @@ static int consume(const options *parsed, mdgate_consumer *consumer, FILE *raw)
                 parsed->config.instance);
             fflush(stderr);
         }
-        if (work > 0 && !parsed->stats)
+        if (work > 0 && mdgate_consumer_counters(consumer)->delivered != delivered_before)
         {
-            fflush(stdout);
+            state.last_delivery_ns = monotonic_ns();
+            if (state.first_delivery_ns == 0)
+            {
+                state.first_delivery_ns = state.last_delivery_ns;
+            }
+            if (!parsed->stats)
+            {
+                fflush(stdout);
+            }
         }
         if (parsed->stats && monotonic_ns() >= next_stats)
         {
@@ -527,9 +544,18 @@ static int consume(const options *parsed, mdgate_consumer *consumer, FILE *raw)
     return result;
 }
 
-static void summary(mdgate_consumer *consumer)
+static void summary(mdgate_consumer *consumer, int stats)
 {
     const mdgate_counters *c = mdgate_consumer_counters(consumer);
+    if (!stats)
+    {
+        fprintf(stderr, PROGRAM ": latency us p50 %.2f p99 %.2f p99.9 %.2f max %.2f (%" PRId64 " timed), first to last "
+            "delivery %.3f s\n", (double)mdgate_consumer_latency_percentile(consumer, 50) / 1e3,
+            (double)mdgate_consumer_latency_percentile(consumer, 99) / 1e3,
+            (double)mdgate_consumer_latency_percentile(consumer, 99.9) / 1e3,
+            (double)mdgate_consumer_latency_max(consumer) / 1e3, mdgate_consumer_latency_count(consumer),
+            (double)(state.last_delivery_ns - state.first_delivery_ns) / 1e9);
+    }
     fprintf(stderr, PROGRAM ": delivered %" PRId64 " ticks (last sequence %" PRId64 "), gaps %" PRId64
         ", recoveries %" PRId64 "/%" PRId64 ", unrecovered %" PRId64 ", laps %" PRId64 ", reconnects %" PRId64
         ", recovered %" PRId64 ", duplicates %" PRId64 ", torn %" PRId64 ", malformed %" PRId64 ", shared log %s\n",
@@ -592,7 +618,7 @@ int main(int argc, char **argv)
     {
         fprintf(stderr, PROGRAM ": %s [%s]\n", mdgate_consumer_last_error(consumer), mdgate_strerror(result));
     }
-    summary(consumer);
+    summary(consumer, parsed.stats);
     mdgate_consumer_close(consumer);
     if (NULL != raw)
     {
