@@ -64,7 +64,8 @@ void mdg_event(mdgate_consumer *consumer, const char *format, ...)
 }
 
 static const uint8_t VIEW_MASKS[4] = {
-    MDGATE_EVERY_CLASS, MDGATE_CLASS_OTHER, MDGATE_CLASS_OTHER | MDGATE_CLASS_LEVEL, MDGATE_CLASS_OTHER | MDGATE_CLASS_ORDER
+    MDGATE_EVERY_CLASS, MDGATE_CLASS_OTHER, MDGATE_CLASS_OTHER | MDGATE_CLASS_LEVEL,
+    MDGATE_CLASS_OTHER | MDGATE_CLASS_ORDER
 };
 
 int mdg_class_of(uint8_t event_type)
@@ -380,7 +381,8 @@ static void on_welcome(mdgate_consumer *consumer, const uint8_t *message, int32_
     mdg_transport *transport = consumer->transport;
     const int64_t epoch = (int64_t)mdg_get64(message + MDGATE_WELCOME_PUBLISHER_EPOCH_OFFSET);
     const int64_t next_sequence = (int64_t)mdg_get64(message + MDGATE_WELCOME_NEXT_SEQUENCE_OFFSET);
-    const int opened = transport->ops->open_remote(transport, mdg_get64(message + MDGATE_WELCOME_POSITION_ADDRESS_OFFSET),
+    const int opened = transport->ops->open_remote(transport,
+        mdg_get64(message + MDGATE_WELCOME_POSITION_ADDRESS_OFFSET),
         (int32_t)mdg_get32(message + MDGATE_WELCOME_POSITION_KEY_OFFSET),
         (int64_t)mdg_get64(message + MDGATE_WELCOME_POSITION_LENGTH_OFFSET), &consumer->positions);
     if (opened != MDGATE_OK)
@@ -390,7 +392,8 @@ static void on_welcome(mdgate_consumer *consumer, const uint8_t *message, int32_
         return;
     }
     consumer->positions_open = 1;
-    if (consumer->publisher_epoch != 0 && epoch != consumer->publisher_epoch && next_sequence <= consumer->last_delivered)
+    if (consumer->publisher_epoch != 0 && epoch != consumer->publisher_epoch &&
+        next_sequence <= consumer->last_delivered)
     {
         mdg_event(consumer, "the publisher restarted with lower sequences; consumer '%s' follows it from sequence %lld",
             consumer->name, (long long)next_sequence);
@@ -430,7 +433,8 @@ static void on_welcome(mdgate_consumer *consumer, const uint8_t *message, int32_
         const int stream = transport->ops->open_stream(transport, consumer->stream_id);
         if (stream != MDGATE_OK)
         {
-            connect_failed(consumer, stream, "the multicast stream cannot be opened: %s", transport->ops->error(transport));
+            connect_failed(consumer, stream, "the multicast stream cannot be opened: %s",
+                transport->ops->error(transport));
             return;
         }
         consumer->stream_open = 1;
@@ -591,7 +595,8 @@ static void on_recovery_data(mdgate_consumer *consumer, const uint8_t *message, 
     }
     for (int32_t i = 0; i < count; i++)
     {
-        mdg_sequencer_on_recovered(consumer, message + MDGATE_RECOVERY_DATA_TICKS_OFFSET + (size_t)i * MDGATE_TICK_LENGTH);
+        mdg_sequencer_on_recovered(consumer,
+            message + MDGATE_RECOVERY_DATA_TICKS_OFFSET + (size_t)i * MDGATE_TICK_LENGTH);
     }
 }
 
@@ -965,7 +970,8 @@ int mdgate_consumer_top_of_book(mdgate_consumer *consumer, int instrument_id, md
     {
         return MDGATE_E_NO_SLOT;
     }
-    const uint8_t *at = consumer->region.base + table_offset(consumer->config.ring_slots) + (size_t)slot * MDGATE_TOB_LENGTH;
+    const uint8_t *at =
+        consumer->region.base + table_offset(consumer->config.ring_slots) + (size_t)slot * MDGATE_TOB_LENGTH;
     _Alignas(64) uint8_t copy[MDGATE_TOB_LENGTH];
     for (int attempt = 0; attempt < 64; attempt++)
     {
@@ -1046,30 +1052,35 @@ static int config_problem(const mdgate_consumer_config *config, char *out, size_
     const int ring = config->ring_slots;
     if (NULL == config->name || !printable(config->name, MDGATE_HELLO_MAX_NAME_LENGTH))
     {
-        snprintf(out, length, "the consumer name must be 1 to %d printable ASCII characters", MDGATE_HELLO_MAX_NAME_LENGTH);
+        snprintf(out, length, "the consumer name must be 1 to %d printable ASCII characters",
+            MDGATE_HELLO_MAX_NAME_LENGTH);
     }
-    else if (NULL == config->token || strlen(config->token) < 1 || strlen(config->token) > MDGATE_HELLO_MAX_TOKEN_LENGTH)
+    else if (NULL == config->token || strlen(config->token) < 1 ||
+        strlen(config->token) > MDGATE_HELLO_MAX_TOKEN_LENGTH)
     {
         snprintf(out, length, "the token must be 1 to %d bytes", MDGATE_HELLO_MAX_TOKEN_LENGTH);
     }
     else if (NULL == config->directory || NULL == config->instance || !printable(config->instance, 63) ||
         strchr(config->instance, '/') != NULL)
     {
-        snprintf(out, length, "the directory must be given and the instance be 1 to 63 printable characters without '/'");
+        snprintf(out, length,
+            "the directory must be given and the instance be 1 to 63 printable characters without '/'");
     }
     else if (config->path != MDGATE_PATH_RING && config->path != MDGATE_PATH_STREAM)
     {
         snprintf(out, length, "path must be MDGATE_PATH_RING or MDGATE_PATH_STREAM, was %d", config->path);
     }
-    else if (config->path == MDGATE_PATH_RING ? (ring < 16 || ring > MDGATE_REGION_MAX_RING_SLOTS || (ring & (ring - 1)) != 0)
-                                              : ring != 0)
+    else if (config->path == MDGATE_PATH_RING
+                 ? (ring < 16 || ring > MDGATE_REGION_MAX_RING_SLOTS || (ring & (ring - 1)) != 0)
+                 : ring != 0)
     {
         snprintf(out, length, "ring_slots must be a power of two from 16 to %d on the ring path, 0 on the stream path; "
             "was %d", MDGATE_REGION_MAX_RING_SLOTS, ring);
     }
     else if (config->table_slots < 0 || config->table_slots > MDGATE_REGION_MAX_TABLE_SLOTS)
     {
-        snprintf(out, length, "table_slots must be 0 to %d, was %d", MDGATE_REGION_MAX_TABLE_SLOTS, config->table_slots);
+        snprintf(out, length, "table_slots must be 0 to %d, was %d", MDGATE_REGION_MAX_TABLE_SLOTS,
+            config->table_slots);
     }
     else if (config->connect_timeout_ns <= 0 || config->control_poll_ns <= 0 || config->reconnect_interval_ns <= 0)
     {

@@ -493,15 +493,16 @@ void mdg_on_datagram(void *context, const uint8_t *datagram, int32_t length)
 
 static const char *check_log(const mdg_mapped_file *file, int32_t stream_id, char *problem, size_t length)
 {
-    if (file->length < MDGATE_LOG_HEADER_LENGTH || mdg_load_acquire(file->base + MDGATE_LOG_MAGIC_OFFSET) != MDGATE_LOG_MAGIC)
+    if (file->length < MDGATE_LOG_HEADER_LENGTH ||
+        mdg_load_acquire(file->base + MDGATE_LOG_MAGIC_OFFSET) != MDGATE_LOG_MAGIC)
     {
         snprintf(problem, length, "not a shared tick log");
         return problem;
     }
     if (mdg_get32(file->base + MDGATE_LOG_VERSION_OFFSET) != MDGATE_LOG_VERSION)
     {
-        snprintf(problem, length, "shared log version %u, expected %d", mdg_get32(file->base + MDGATE_LOG_VERSION_OFFSET),
-            MDGATE_LOG_VERSION);
+        snprintf(problem, length, "shared log version %u, expected %d",
+            mdg_get32(file->base + MDGATE_LOG_VERSION_OFFSET), MDGATE_LOG_VERSION);
         return problem;
     }
     if ((int32_t)mdg_get32(file->base + MDGATE_LOG_STREAM_ID_OFFSET) != stream_id)
@@ -581,7 +582,8 @@ static int read_run(mdg_log_follower *log, int64_t position, int max_ticks)
     const int to_end = log->slots - (int)(position & (log->slots - 1));
     const int run = max_ticks < to_end ? max_ticks : to_end;
     int count = run;
-    if (run > 1 && mdg_load_acquire(first_stamp + (size_t)(run - 1) * MDGATE_LOG_STAMP_LENGTH) != expected + (uint64_t)run - 1)
+    if (run > 1 &&
+        mdg_load_acquire(first_stamp + (size_t)(run - 1) * MDGATE_LOG_STAMP_LENGTH) != expected + (uint64_t)run - 1)
     {
         count = 1;
         while (count < run &&

@@ -317,7 +317,8 @@ static void remove_orphans(shm_transport *shm)
         uint8_t header[40];
         const ssize_t got = pread(fd, header, sizeof header, 0);
         close(fd);
-        if (got != (ssize_t)sizeof header || mdg_get64(header + MDGATE_SHM_REGION_MAGIC_OFFSET) != MDGATE_SHM_REGION_MAGIC)
+        if (got != (ssize_t)sizeof header ||
+            mdg_get64(header + MDGATE_SHM_REGION_MAGIC_OFFSET) != MDGATE_SHM_REGION_MAGIC)
         {
             continue;
         }
@@ -435,7 +436,8 @@ static void *map_file(shm_transport *shm, const char *path, int writable, size_t
             (long long)status.st_size, minimum);
         return NULL;
     }
-    void *mapping = mmap(NULL, (size_t)status.st_size, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
+    const int protection = writable ? PROT_READ | PROT_WRITE : PROT_READ;
+    void *mapping = mmap(NULL, (size_t)status.st_size, protection, MAP_SHARED, fd, 0);
     const int saved = errno;
     close(fd);
     if (MAP_FAILED == mapping)
@@ -445,6 +447,18 @@ static void *map_file(shm_transport *shm, const char *path, int writable, size_t
     }
     *length = (size_t)status.st_size;
     return mapping;
+}
+
+/* Maps <directory>/<instance>-<suffix> (read-only unless writable), at least minimum bytes; NULL and *code when not. */
+static void *map_instance_file(shm_transport *shm, const char *suffix, int writable, size_t minimum, char *path,
+    size_t path_length, size_t *length, int *code)
+{
+    if (file_name(shm, path, path_length, suffix) != 0)
+    {
+        *code = fail(shm, MDGATE_E_INVALID_ARGUMENT, "the shm directory name is too long");
+        return NULL;
+    }
+    return map_file(shm, path, writable, minimum, length, code);
 }
 
 static int open_remote(mdg_transport *transport, uint64_t address, int32_t key, int64_t length,
@@ -459,13 +473,10 @@ static int open_remote(mdg_transport *transport, uint64_t address, int32_t key, 
     char suffix[48];
     char path[256];
     snprintf(suffix, sizeof suffix, "region-%016llx", (unsigned long long)address);
-    if (file_name(shm, path, sizeof path, suffix) != 0)
-    {
-        return fail(shm, MDGATE_E_INVALID_ARGUMENT, "the shm directory name is too long");
-    }
     int code = 0;
     size_t mapped = 0;
-    uint8_t *mapping = map_file(shm, path, 1, MDGATE_SHM_REGION_HEADER_LENGTH + (size_t)length, &mapped, &code);
+    uint8_t *mapping = map_instance_file(shm, suffix, 1, MDGATE_SHM_REGION_HEADER_LENGTH + (size_t)length, path,
+        sizeof path, &mapped, &code);
     if (NULL == mapping)
     {
         return code;
@@ -528,13 +539,9 @@ static int open_shared_log(mdg_transport *transport, int32_t stream_id, mdg_mapp
     char suffix[32];
     char path[256];
     snprintf(suffix, sizeof suffix, "ticks-%d", stream_id);
-    if (file_name(shm, path, sizeof path, suffix) != 0)
-    {
-        return fail(shm, MDGATE_E_INVALID_ARGUMENT, "the shm directory name is too long");
-    }
     int code = 0;
     size_t length = 0;
-    const uint8_t *mapping = map_file(shm, path, 0, 1, &length, &code);
+    const uint8_t *mapping = map_instance_file(shm, suffix, 0, 1, path, sizeof path, &length, &code);
     if (NULL == mapping)
     {
         return code;
@@ -580,13 +587,9 @@ static int open_stream(mdg_transport *transport, int32_t stream_id)
     char suffix[32];
     char path[256];
     snprintf(suffix, sizeof suffix, "stream-%d", stream_id);
-    if (file_name(shm, path, sizeof path, suffix) != 0)
-    {
-        return fail(shm, MDGATE_E_INVALID_ARGUMENT, "the shm directory name is too long");
-    }
     int code = 0;
     size_t length = 0;
-    uint8_t *mapping = map_file(shm, path, 0, MDGATE_BCAST_HEADER_LENGTH, &length, &code);
+    uint8_t *mapping = map_instance_file(shm, suffix, 0, MDGATE_BCAST_HEADER_LENGTH, path, sizeof path, &length, &code);
     if (NULL == mapping)
     {
         return code;
@@ -732,7 +735,8 @@ int mdg_shm_transport_create(const char *directory, const char *instance, int32_
     if (strlen(directory) >= sizeof((shm_transport *)0)->directory ||
         strlen(instance) >= sizeof((shm_transport *)0)->instance)
     {
-        snprintf(error, error_length, "the shm directory (at most 159 bytes) or instance name (at most 63) is too long");
+        snprintf(error, error_length,
+            "the shm directory (at most 159 bytes) or instance name (at most 63) is too long");
         return MDGATE_E_INVALID_ARGUMENT;
     }
     shm_transport *shm = calloc(1, sizeof *shm);

@@ -575,7 +575,8 @@ int main(int argc, char **argv)
     FILE *raw = NULL;
     if (NULL != parsed.raw_path && NULL == (raw = fopen(parsed.raw_path, "wb")))
     {
-        fprintf(stderr, PROGRAM ": cannot write --raw %s: %s; give a writable file\n", parsed.raw_path, strerror(errno));
+        fprintf(stderr, PROGRAM ": cannot write --raw %s: %s; give a writable file\n", parsed.raw_path,
+            strerror(errno));
         return 2;
     }
     struct sigaction action;

@@ -25,9 +25,9 @@ extern "C" {
 /* ---- error codes (negative) ---- */
 #define MDGATE_OK 0
 #define MDGATE_E_INVALID_ARGUMENT (-1) /* a setting or argument is out of range: the message says which */
-#define MDGATE_E_NO_PUBLISHER (-2)     /* nothing listens on the control socket (not started, other directory/instance) */
+#define MDGATE_E_NO_PUBLISHER (-2)     /* nothing listens on the control socket (not started, or elsewhere) */
 #define MDGATE_E_TIMEOUT (-3)          /* the publisher did not answer HELLO in time */
-#define MDGATE_E_REJECTED (-4)         /* the publisher refused this consumer: reason in mdgate_consumer_reject_reason */
+#define MDGATE_E_REJECTED (-4)         /* the publisher refused this consumer: see the REJECT reason */
 #define MDGATE_E_PROTOCOL (-5)         /* the publisher sent something malformed (truncated, garbage, wrong length) */
 #define MDGATE_E_TRANSPORT (-6)        /* a system call of the transport failed (errno in the message) */
 #define MDGATE_E_NO_MEMORY (-7)        /* allocation or mapping failed at set-up */
@@ -35,7 +35,7 @@ extern "C" {
 #define MDGATE_E_CLOSED (-9)           /* the consumer was closed, or lost its connection with reconnect off */
 #define MDGATE_E_REGION (-10)          /* a region or log file is missing, too short, or refuses the key */
 #define MDGATE_E_BACK_PRESSURED (-11)  /* the control channel's send queue is full */
-#define MDGATE_E_NO_SLOT (-12)         /* top of book: the instrument has no table slot (not subscribed or table full) */
+#define MDGATE_E_NO_SLOT (-12)         /* top of book: the instrument has no table slot (not subscribed, full) */
 
 /* ---- delivery paths ---- */
 #define MDGATE_PATH_RING 0   /* the consumer's own ring (and the shared tick log once subscribed to all) */

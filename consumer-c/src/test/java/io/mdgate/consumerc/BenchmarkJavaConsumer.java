@@ -64,7 +64,8 @@ public final class BenchmarkJavaConsumer
                 idle.idle(work);
             }
             final Histogram latency = consumer.latency();
-            System.out.println(String.format(Locale.ROOT, "RESULT delivered=%d seconds=%.3f p50=%d p99=%d p999=%d max=%d",
+            System.out.println(String.format(Locale.ROOT,
+                "RESULT delivered=%d seconds=%.3f p50=%d p99=%d p999=%d max=%d",
                 consumer.counters().delivered(), (lastDelivery - first) / 1e9, latency.getValueAtPercentile(50),
                 latency.getValueAtPercentile(99), latency.getValueAtPercentile(99.9), latency.getMaxValue()));
         }

@@ -3,9 +3,8 @@ package io.mdgate.consumerc;
 import io.mdgate.egress.protocol.ControlMessageDescriptor;
 import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.support.PublisherHarness;
-import io.mdgate.egress.support.Ticks;
+import io.mdgate.egress.support.MultiProcessDay;
 import io.mdgate.egress.transport.shm.ShmInstance;
-import org.agrona.concurrent.SystemEpochNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -28,16 +26,15 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * C consumer processes ({@code mdgate-consume-c}, started and stopped by pid) against a Java publisher in this JVM
- * over shm. The ticks: sequence 1 names instrument 7 MSFT, sequence 2 instrument 4 AAPL, the last one of a test is
- * a market-wide event every consumer receives, every other sequence is an ADD on instrument
- * {@code sequence mod 10 + 1}. Each scenario runs against the release build and the sanitizer build (subclasses);
+ * over shm, fed the ticks of {@link MultiProcessDay} as the Java consumer processes of rdma-egress are. Each
+ * scenario runs against the release build and the sanitizer build (subclasses);
  * any sanitizer report fails the test.
  */
 abstract class CConsumerScenarios
 {
-    private static final SystemEpochNanoClock CLOCK = new SystemEpochNanoClock();
     private static final int RATE = 50_000;
-    private static final Pattern SUMMARY_FIELD = Pattern.compile("([a-z ]+?) (\\d+)(?:/(\\d+))?(?: ticks)?(?=,| \\(|$)");
+    private static final Pattern SUMMARY_FIELD =
+        Pattern.compile("([a-z ]+?) (\\d+)(?:/(\\d+))?(?: ticks)?(?=,| \\(|$)");
 
     private final List<NativeProcess> processes = new ArrayList<>();
     private PublisherHarness harness;
@@ -80,42 +77,10 @@ abstract class CConsumerScenarios
         return consumerWithToken(name, name + PublisherHarness.TOKEN_SUFFIX, options);
     }
 
-    static int instrumentOf(final long sequence)
-    {
-        return sequence == 1 ? 7 : sequence == 2 ? 4 : (int)(sequence % 10) + 1;
-    }
-
     /** Publishes {@code from..to} at about {@link #RATE} ticks per second; {@code finalSequence} is market-wide. */
     static void publish(final PublisherHarness harness, final long from, final long to, final long finalSequence)
     {
-        final long start = System.nanoTime();
-        for (long sequence = from; sequence <= to; sequence++)
-        {
-            if (sequence == 1)
-            {
-                harness.publish(Ticks.instrument(1, 7, "MSFT"));
-            }
-            else if (sequence == 2)
-            {
-                harness.publish(Ticks.instrument(2, 4, "AAPL"));
-            }
-            else if (sequence == finalSequence)
-            {
-                harness.publish(Ticks.systemEvent(sequence, 'C'));
-            }
-            else
-            {
-                harness.publish(Ticks.add(sequence, instrumentOf(sequence), CLOCK.nanoTime()));
-            }
-            if ((sequence - from) % 100 == 99)
-            {
-                final long wait = start + (sequence - from + 1) * 1_000_000_000L / RATE - System.nanoTime();
-                if (wait > 0)
-                {
-                    LockSupport.parkNanos(wait);
-                }
-            }
-        }
+        MultiProcessDay.publish(harness, from, to, finalSequence, RATE);
     }
 
     private void publish(final long from, final long to, final long finalSequence)
@@ -123,17 +88,10 @@ abstract class CConsumerScenarios
         publish(harness, from, to, finalSequence);
     }
 
-    static List<Long> expected(final long from, final long to, final long finalSequence, final Set<Integer> instruments)
+    private static List<Long> expected(final long from, final long to, final long finalSequence,
+        final Set<Integer> instruments)
     {
-        final List<Long> expected = new ArrayList<>();
-        for (long sequence = from; sequence <= to; sequence++)
-        {
-            if (sequence == finalSequence || null == instruments || instruments.contains(instrumentOf(sequence)))
-            {
-                expected.add(sequence);
-            }
-        }
-        return expected;
+        return MultiProcessDay.expected(from, to, finalSequence, instruments);
     }
 
     static List<Long> received(final NativeProcess process)
@@ -168,7 +126,8 @@ abstract class CConsumerScenarios
         while (!deliveredAtLeast(process, sequence))
         {
             assertTrue(process.isAlive(), "the consumer exited early: " + process.err());
-            assertTrue(System.nanoTime() < deadline, "sequence " + sequence + " not delivered in 60 s: " + process.err());
+            assertTrue(System.nanoTime() < deadline,
+                "sequence " + sequence + " not delivered in 60 s: " + process.err());
             Thread.sleep(10);
         }
     }

@@ -160,14 +160,16 @@ class ConformanceTest
             JavaConsumerThread.instruments(SubscriptionView.DEPTH, 1, 2, 3));
         final NativeProcess cRing = cConsumer("c-ring", "--instruments", "1,2,3", "--view", "depth",
             "--ring-slots", "16384");
-        final JavaConsumerThread javaLog = javaConsumer("j-log", DeliveryPath.RING, 0, consumer -> consumer.subscribeAll());
+        final JavaConsumerThread javaLog =
+            javaConsumer("j-log", DeliveryPath.RING, 0, consumer -> consumer.subscribeAll());
         final NativeProcess cLog = cConsumer("c-log", "--all", "--ring-slots", "16384");
         final JavaConsumerThread javaStream = javaConsumer("j-stream", DeliveryPath.STREAM, 0, consumer ->
         {
             consumer.subscribe("MSFT", SubscriptionView.TOP);
             consumer.subscribe("AAPL", SubscriptionView.TOP);
         });
-        final NativeProcess cStream = cConsumer("c-stream", "--symbols", "MSFT,AAPL", "--view", "top", "--path", "stream");
+        final NativeProcess cStream =
+            cConsumer("c-stream", "--symbols", "MSFT,AAPL", "--view", "top", "--path", "stream");
         for (final JavaConsumerThread thread : threads)
         {
             thread.awaitReady();
@@ -180,8 +182,8 @@ class ConformanceTest
         publish(1, HALF);
         final JavaConsumerThread javaLate = javaConsumer("j-late", DeliveryPath.RING, 1,
             JavaConsumerThread.instruments(SubscriptionView.ORDERS, 4, 5));
-        final NativeProcess cLate = cConsumer("c-late", "--instruments", "4,5", "--view", "orders", "--resume-from", "1",
-            "--ring-slots", "16384");
+        final NativeProcess cLate = cConsumer("c-late", "--instruments", "4,5", "--view", "orders",
+            "--resume-from", "1", "--ring-slots", "16384");
         javaLate.awaitReady();
         cLate.awaitReady(60);
         publish(HALF + 1, LAST);

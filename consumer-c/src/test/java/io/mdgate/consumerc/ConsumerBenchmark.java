@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
 public final class ConsumerBenchmark
 {
     private static final Pattern C_LATENCY = Pattern.compile(
-        "latency us p50 ([\\d.]+) p99 ([\\d.]+) p99.9 ([\\d.]+) max ([\\d.]+) \\((\\d+) timed\\), first to last delivery ([\\d.]+) s");
+        "latency us p50 ([\\d.]+) p99 ([\\d.]+) p99.9 ([\\d.]+) max ([\\d.]+) \\((\\d+) timed\\), " +
+        "first to last delivery ([\\d.]+) s");
     private static final Pattern C_DELIVERED = Pattern.compile("delivered (\\d+) ticks");
     private static final Pattern JAVA_RESULT = Pattern.compile(
         "RESULT delivered=(\\d+) seconds=([\\d.]+) p50=(\\d+) p99=(\\d+) p999=(\\d+) max=(\\d+)");
@@ -52,8 +53,8 @@ public final class ConsumerBenchmark
             }
         }
         System.out.println();
-        System.out.println("| offered ticks/s | subscription (path) | consumer | delivered | rate ticks/s | p50 us | p99 us | " +
-            "p99.9 us | max us |");
+        System.out.println("| offered ticks/s | subscription (path) | consumer | delivered | rate ticks/s | " +
+            "p50 us | p99 us | p99.9 us | max us |");
         System.out.println("|---:|---|---|---:|---:|---:|---:|---:|---:|");
         rows.forEach(System.out::println);
     }
@@ -68,7 +69,8 @@ public final class ConsumerBenchmark
         try
         {
             final String instance = harness.shm().instance();
-            final List<String> cCommand = new ArrayList<>(List.of(NativeBuild.RELEASE.tool("mdgate-consume-c").toString(),
+            final List<String> cCommand = new ArrayList<>(List.of(
+                NativeBuild.RELEASE.tool("mdgate-consume-c").toString(),
                 "--instance", instance, "--consumer", "c", "--token", "c" + PublisherHarness.TOKEN_SUFFIX, "--format",
                 "none", "--ring-slots", "16384", "--until", Long.toString(ticks)));
             cCommand.addAll("all".equals(subscription) ? List.of("--all") : List.of("--instruments", subscription));
@@ -76,8 +78,9 @@ public final class ConsumerBenchmark
             final List<String> javaCommand = new ArrayList<>();
             javaCommand.add(ProcessHandle.current().info().command().orElse("java"));
             javaCommand.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-            javaCommand.addAll(List.of("-cp", System.getProperty("java.class.path"), BenchmarkJavaConsumer.class.getName(),
-                instance, "java", "java" + PublisherHarness.TOKEN_SUFFIX, subscription, Long.toString(ticks)));
+            javaCommand.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                BenchmarkJavaConsumer.class.getName(), instance, "java", "java" + PublisherHarness.TOKEN_SUFFIX,
+                subscription, Long.toString(ticks)));
             java = new ProcessBuilder(javaCommand).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             final BufferedReader javaOut = new BufferedReader(new InputStreamReader(java.getInputStream(),
                 StandardCharsets.US_ASCII));
@@ -94,7 +97,8 @@ public final class ConsumerBenchmark
             }
             c.waitFor(60, TimeUnit.SECONDS);
             java.waitFor(60, TimeUnit.SECONDS);
-            final String path = "all".equals(subscription) ? "every instrument (shared log)" : "ids " + subscription + " (ring)";
+            final String path =
+                "all".equals(subscription) ? "every instrument (shared log)" : "ids " + subscription + " (ring)";
             return List.of(cRow(rate, path, cLines), javaRow(rate, path, javaResult));
         }
         finally

@@ -62,8 +62,9 @@ class CppWrapperTest
     {
         return tick.getLong(TickLayout.GATEWAY_SEQUENCE_OFFSET, ByteOrder.LITTLE_ENDIAN) + " " +
             (tick.getShort(TickLayout.INSTRUMENT_ID_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF) + " " +
-            tick.getByte(TickLayout.EVENT_TYPE_OFFSET) + " " + tick.getInt(TickLayout.PRICE_OFFSET, ByteOrder.LITTLE_ENDIAN) +
-            " " + (tick.getInt(TickLayout.QUANTITY_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL);
+            tick.getByte(TickLayout.EVENT_TYPE_OFFSET) + " " +
+            tick.getInt(TickLayout.PRICE_OFFSET, ByteOrder.LITTLE_ENDIAN) + " " +
+            (tick.getInt(TickLayout.QUANTITY_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL);
     }
 
     @Test

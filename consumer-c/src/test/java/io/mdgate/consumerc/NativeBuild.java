@@ -24,8 +24,8 @@ enum NativeBuild
         final String root = System.getProperty("mdgate.consumer.native");
         if (null == root)
         {
-            throw new IllegalStateException("system property mdgate.consumer.native is not set: run the tests through " +
-                "Maven (consumer-c/pom.xml sets it to target/native)");
+            throw new IllegalStateException("system property mdgate.consumer.native is not set: run the tests " +
+                "through Maven (consumer-c/pom.xml sets it to target/native)");
         }
         return Path.of(root);
     }

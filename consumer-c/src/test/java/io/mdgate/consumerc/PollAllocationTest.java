@@ -67,9 +67,9 @@ class PollAllocationTest
         for (final String[] consumer : List.of(new String[] {"ring", "1,2,3"}, new String[] {"log", "all"},
             new String[] {"stream", "stream:1,2,3"}))
         {
-            final NativeProcess process = new NativeProcess(consumer[0], NativeBuild.RELEASE, List.of(program.toString(),
-                harness.shm().instance(), consumer[0], consumer[0] + PublisherHarness.TOKEN_SUFFIX, consumer[1],
-                Long.toString(warm), Long.toString(last)));
+            final NativeProcess process = new NativeProcess(consumer[0], NativeBuild.RELEASE, List.of(
+                program.toString(), harness.shm().instance(), consumer[0], consumer[0] + PublisherHarness.TOKEN_SUFFIX,
+                consumer[1], Long.toString(warm), Long.toString(last)));
             processes.add(process);
         }
         for (final NativeProcess process : processes)

@@ -132,6 +132,16 @@ class ProtocolConstantsTest
         return ((Number)field.get(null)).longValue();
     }
 
+    /** Puts {@code prefix + name + suffix} for each name, the value of the Java field {@code name} of {@code type}. */
+    private static void fields(final Map<String, Long> into, final String prefix, final String suffix,
+        final Class<?> type, final String... names) throws ReflectiveOperationException
+    {
+        for (final String name : names)
+        {
+            into.put(prefix + name + suffix, field(type, name));
+        }
+    }
+
     private static Map<String, Long> javaConstants() throws ReflectiveOperationException
     {
         final Map<String, Long> c = new LinkedHashMap<>();
@@ -139,60 +149,43 @@ class ProtocolConstantsTest
         c.put("MDGATE_CONTROL_TYPE_OFFSET", (long)ControlMessageDescriptor.TYPE_OFFSET);
         c.put("MDGATE_CONTROL_VERSION_OFFSET", (long)ControlMessageDescriptor.VERSION_OFFSET);
         c.put("MDGATE_CONTROL_HEADER_LENGTH", (long)ControlMessageDescriptor.HEADER_LENGTH);
-        for (final String type : List.of("HELLO", "WELCOME", "REJECT", "SUBSCRIBE", "UNSUBSCRIBE", "SUBSCRIPTION",
-            "HEARTBEAT", "RECOVER", "RECOVERY_DATA", "RECOVERY_END", "RESYNC", "RESYNCED", "LAPPED", "BYE", "SNAPSHOT",
-            "SNAPSHOT_DATA", "SNAPSHOT_END"))
-        {
-            c.put("MDGATE_MSG_" + type, field(ControlMessageDescriptor.class, type));
-        }
+        fields(c, "MDGATE_MSG_", "", ControlMessageDescriptor.class, "HELLO", "WELCOME", "REJECT", "SUBSCRIBE",
+            "UNSUBSCRIBE", "SUBSCRIPTION", "HEARTBEAT", "RECOVER", "RECOVERY_DATA", "RECOVERY_END", "RESYNC",
+            "RESYNCED", "LAPPED", "BYE", "SNAPSHOT", "SNAPSHOT_DATA", "SNAPSHOT_END");
         for (final String reason : List.of("AUTHENTICATION", "VERSION", "REGION", "CAPACITY", "INVALID"))
         {
             c.put("MDGATE_REJECT_" + reason, field(ControlMessageDescriptor.class, "REJECT_" + reason));
         }
-        for (final String status : List.of("SUBSCRIBED", "PENDING", "UNSUBSCRIBED", "INVALID", "RECOVERY_COMPLETE",
-            "RECOVERY_PARTIAL", "RECOVERY_REFUSED", "BY_SYMBOL", "ALL_INSTRUMENTS"))
-        {
-            c.put("MDGATE_" + status, field(ControlMessageDescriptor.class, status));
-        }
+        fields(c, "MDGATE_", "", ControlMessageDescriptor.class, "SUBSCRIBED", "PENDING", "UNSUBSCRIBED", "INVALID",
+            "RECOVERY_COMPLETE", "RECOVERY_PARTIAL", "RECOVERY_REFUSED", "BY_SYMBOL", "ALL_INSTRUMENTS");
         c.put("MDGATE_FLAG_FILTERED", (long)ControlMessageDescriptor.FILTERED);
         c.put("MDGATE_FLAG_VIA_RING", (long)ControlMessageDescriptor.VIA_RING);
         c.put("MDGATE_FLAG_SHARED_LOG", (long)ControlMessageDescriptor.SHARED_LOG);
 
-        for (final String name : List.of("RING_SLOTS", "TABLE_SLOTS", "REGION_ADDRESS", "REGION_KEY", "DEPTH_LEVELS",
-            "REGION_LENGTH", "NAME", "TOKEN"))
-        {
-            c.put("MDGATE_HELLO_" + name + "_OFFSET", field(HelloFlyweight.class, name));
-        }
+        fields(c, "MDGATE_HELLO_", "_OFFSET", HelloFlyweight.class, "RING_SLOTS", "TABLE_SLOTS", "REGION_ADDRESS",
+            "REGION_KEY", "DEPTH_LEVELS", "REGION_LENGTH", "NAME", "TOKEN");
         c.put("MDGATE_HELLO_MAX_NAME_LENGTH", (long)HelloFlyweight.MAX_NAME_LENGTH);
         c.put("MDGATE_HELLO_MAX_TOKEN_LENGTH", (long)HelloFlyweight.MAX_TOKEN_LENGTH);
         c.put("MDGATE_HELLO_LENGTH", (long)HelloFlyweight.LENGTH);
-        for (final String name : List.of("PUBLISHER_EPOCH", "POSITION_ADDRESS", "POSITION_KEY", "STREAM_ID",
-            "POSITION_LENGTH", "NEXT_SEQUENCE", "HEARTBEAT_INTERVAL", "HEARTBEAT_TIMEOUT", "MTU", "SHARED_LOG_SLOTS",
-            "DEPTH_LEVELS"))
-        {
-            c.put("MDGATE_WELCOME_" + name + "_OFFSET", field(WelcomeFlyweight.class, name));
-        }
+        fields(c, "MDGATE_WELCOME_", "_OFFSET", WelcomeFlyweight.class, "PUBLISHER_EPOCH", "POSITION_ADDRESS",
+            "POSITION_KEY", "STREAM_ID", "POSITION_LENGTH", "NEXT_SEQUENCE", "HEARTBEAT_INTERVAL", "HEARTBEAT_TIMEOUT",
+            "MTU", "SHARED_LOG_SLOTS", "DEPTH_LEVELS");
         c.put("MDGATE_WELCOME_LENGTH", (long)WelcomeFlyweight.LENGTH);
         c.put("MDGATE_WELCOME_DEPTH_LENGTH", (long)WelcomeFlyweight.DEPTH_LENGTH);
         c.put("MDGATE_REJECT_REASON_OFFSET", field(RejectFlyweight.class, "REASON"));
         c.put("MDGATE_REJECT_TEXT_OFFSET", field(RejectFlyweight.class, "TEXT"));
         c.put("MDGATE_REJECT_MAX_TEXT_LENGTH", (long)RejectFlyweight.MAX_TEXT_LENGTH);
         c.put("MDGATE_REJECT_LENGTH", (long)RejectFlyweight.LENGTH);
-        for (final String name : List.of("INSTRUMENT_ID", "TABLE_SLOT", "SYMBOL", "STATUS", "FLAGS", "NEXT_SEQUENCE",
-            "VIEW"))
-        {
-            c.put("MDGATE_SUBSCRIPTION_" + name + "_OFFSET", field(SubscriptionFlyweight.class, name));
-        }
+        fields(c, "MDGATE_SUBSCRIPTION_", "_OFFSET", SubscriptionFlyweight.class, "INSTRUMENT_ID", "TABLE_SLOT",
+            "SYMBOL", "STATUS", "FLAGS", "NEXT_SEQUENCE", "VIEW");
         c.put("MDGATE_SUBSCRIPTION_LENGTH", (long)SubscriptionFlyweight.LENGTH);
         c.put("MDGATE_SUBSCRIPTION_LOG_ANSWER_LENGTH", (long)SubscriptionFlyweight.LOG_ANSWER_LENGTH);
         c.put("MDGATE_SUBSCRIPTION_VIEW_LENGTH", (long)SubscriptionFlyweight.VIEW_LENGTH);
         c.put("MDGATE_HEARTBEAT_TIMESTAMP_OFFSET", field(HeartbeatFlyweight.class, "TIMESTAMP"));
         c.put("MDGATE_HEARTBEAT_SEQUENCE_OFFSET", field(HeartbeatFlyweight.class, "SEQUENCE"));
         c.put("MDGATE_HEARTBEAT_LENGTH", (long)HeartbeatFlyweight.LENGTH);
-        for (final String name : List.of("FROM", "TO", "POSITION", "COUNT", "STATUS", "FLAGS"))
-        {
-            c.put("MDGATE_RANGE_" + name + "_OFFSET", field(SequenceRangeFlyweight.class, name));
-        }
+        fields(c, "MDGATE_RANGE_", "_OFFSET", SequenceRangeFlyweight.class, "FROM", "TO", "POSITION", "COUNT", "STATUS",
+            "FLAGS");
         c.put("MDGATE_RANGE_LENGTH", (long)SequenceRangeFlyweight.LENGTH);
         c.put("MDGATE_RECOVERY_DATA_TICK_COUNT_OFFSET", field(RecoveryDataFlyweight.class, "TICK_COUNT"));
         c.put("MDGATE_RECOVERY_DATA_TICKS_OFFSET", (long)RecoveryDataFlyweight.TICKS_OFFSET);
@@ -235,52 +228,36 @@ class ProtocolConstantsTest
 
         c.put("MDGATE_REGION_MAGIC", ConsumerRegionDescriptor.MAGIC);
         c.put("MDGATE_REGION_VERSION", (long)ConsumerRegionDescriptor.VERSION);
-        for (final String name : List.of("MAGIC_OFFSET", "VERSION_OFFSET", "RING_SLOTS_OFFSET", "TABLE_SLOTS_OFFSET",
-            "DEPTH_LEVELS_OFFSET", "LAP_POSITION_OFFSET", "SLOTS_OFFSET", "SLOT_LENGTH", "STAMP_LENGTH",
-            "STAMP_CHECK_OFFSET", "NOT_LAPPED", "MAX_RING_SLOTS", "MAX_TABLE_SLOTS"))
-        {
-            c.put("MDGATE_REGION_" + name, field(ConsumerRegionDescriptor.class, name));
-        }
+        fields(c, "MDGATE_REGION_", "", ConsumerRegionDescriptor.class, "MAGIC_OFFSET", "VERSION_OFFSET",
+            "RING_SLOTS_OFFSET", "TABLE_SLOTS_OFFSET", "DEPTH_LEVELS_OFFSET", "LAP_POSITION_OFFSET", "SLOTS_OFFSET",
+            "SLOT_LENGTH", "STAMP_LENGTH", "STAMP_CHECK_OFFSET", "NOT_LAPPED", "MAX_RING_SLOTS", "MAX_TABLE_SLOTS");
         c.put("MDGATE_SLOT_CHECK_SEED", field(SlotCheck.class, "SEED"));
         c.put("MDGATE_SLOT_CHECK_MULTIPLIER", field(SlotCheck.class, "MULTIPLIER"));
         c.put("MDGATE_SLOT_CHECK_FINAL_MULTIPLIER", field(SlotCheck.class, "FINAL_MULTIPLIER"));
 
-        for (final String name : List.of("VERSION_OFFSET", "GATEWAY_SEQUENCE_OFFSET", "EXCHANGE_TIMESTAMP_OFFSET",
-            "SYMBOL_OFFSET", "BID_PRICE_OFFSET", "BID_SIZE_OFFSET", "ASK_PRICE_OFFSET", "ASK_SIZE_OFFSET",
-            "BID_ORDERS_OFFSET", "ASK_ORDERS_OFFSET", "INSTRUMENT_ID_OFFSET", "TRADING_STATE_OFFSET", "LENGTH"))
-        {
-            c.put("MDGATE_TOB_" + name, field(TopOfBookDescriptor.class, name));
-        }
+        fields(c, "MDGATE_TOB_", "", TopOfBookDescriptor.class, "VERSION_OFFSET", "GATEWAY_SEQUENCE_OFFSET",
+            "EXCHANGE_TIMESTAMP_OFFSET", "SYMBOL_OFFSET", "BID_PRICE_OFFSET", "BID_SIZE_OFFSET", "ASK_PRICE_OFFSET",
+            "ASK_SIZE_OFFSET", "BID_ORDERS_OFFSET", "ASK_ORDERS_OFFSET", "INSTRUMENT_ID_OFFSET", "TRADING_STATE_OFFSET",
+            "LENGTH");
         c.put("MDGATE_POSITION_READ_POSITION_OFFSET", (long)PositionRegionDescriptor.READ_POSITION_OFFSET);
         c.put("MDGATE_POSITION_DELIVERED_SEQUENCE_OFFSET", (long)PositionRegionDescriptor.DELIVERED_SEQUENCE_OFFSET);
         c.put("MDGATE_POSITION_LENGTH", (long)PositionRegionDescriptor.LENGTH);
 
-        for (final String name : List.of("MAGIC", "VERSION", "MAGIC_OFFSET", "VERSION_OFFSET", "STREAM_ID_OFFSET",
-            "SLOTS_OFFSET", "PUBLISHER_EPOCH_OFFSET", "TAIL_OFFSET", "HEADER_LENGTH", "SLOT_LENGTH", "STAMP_LENGTH",
-            "WRITING", "MIN_SLOTS", "MAX_SLOTS"))
-        {
-            c.put("MDGATE_LOG_" + name, field(SharedLogDescriptor.class, name));
-        }
+        fields(c, "MDGATE_LOG_", "", SharedLogDescriptor.class, "MAGIC", "VERSION", "MAGIC_OFFSET", "VERSION_OFFSET",
+            "STREAM_ID_OFFSET", "SLOTS_OFFSET", "PUBLISHER_EPOCH_OFFSET", "TAIL_OFFSET", "HEADER_LENGTH", "SLOT_LENGTH",
+            "STAMP_LENGTH", "WRITING", "MIN_SLOTS", "MAX_SLOTS");
         c.put("MDGATE_DGRAM_VERSION", (long)StreamDatagramDescriptor.VERSION);
         c.put("MDGATE_DGRAM_TYPE_DATA", (long)StreamDatagramDescriptor.TYPE_DATA);
         c.put("MDGATE_DGRAM_TYPE_HEARTBEAT", (long)StreamDatagramDescriptor.TYPE_HEARTBEAT);
-        for (final String name : List.of("VERSION_OFFSET", "TYPE_OFFSET", "TICK_LENGTH_OFFSET", "STREAM_ID_OFFSET",
-            "DATAGRAM_SEQUENCE_OFFSET", "FIRST_TICK_SEQUENCE_OFFSET", "SEND_TIMESTAMP_OFFSET", "PUBLISHER_EPOCH_OFFSET",
-            "TICK_COUNT_OFFSET", "HEADER_LENGTH"))
-        {
-            c.put("MDGATE_DGRAM_" + name, field(StreamDatagramDescriptor.class, name));
-        }
-        for (final String name : List.of("MAGIC", "VERSION", "MAGIC_OFFSET", "VERSION_OFFSET", "STREAM_ID_OFFSET",
-            "SLOT_COUNT_OFFSET", "SLOT_LENGTH_OFFSET", "MTU_OFFSET", "TAIL_OFFSET", "HEADER_LENGTH", "SLOT_STAMP_OFFSET",
-            "SLOT_DATAGRAM_LENGTH_OFFSET", "SLOT_HEADER_LENGTH", "WRITING"))
-        {
-            c.put("MDGATE_BCAST_" + name, field(BroadcastLogDescriptor.class, name));
-        }
-        for (final String name : List.of("MAGIC", "VERSION", "MAGIC_OFFSET", "ADDRESS_OFFSET", "KEY_OFFSET",
-            "VERSION_OFFSET", "LENGTH_OFFSET", "OWNER_PID_OFFSET", "HEADER_LENGTH"))
-        {
-            c.put("MDGATE_SHM_REGION_" + name, field(ShmRegionDescriptor.class, name));
-        }
+        fields(c, "MDGATE_DGRAM_", "", StreamDatagramDescriptor.class, "VERSION_OFFSET", "TYPE_OFFSET",
+            "TICK_LENGTH_OFFSET", "STREAM_ID_OFFSET", "DATAGRAM_SEQUENCE_OFFSET", "FIRST_TICK_SEQUENCE_OFFSET",
+            "SEND_TIMESTAMP_OFFSET", "PUBLISHER_EPOCH_OFFSET", "TICK_COUNT_OFFSET", "HEADER_LENGTH");
+        fields(c, "MDGATE_BCAST_", "", BroadcastLogDescriptor.class, "MAGIC", "VERSION", "MAGIC_OFFSET",
+            "VERSION_OFFSET", "STREAM_ID_OFFSET", "SLOT_COUNT_OFFSET", "SLOT_LENGTH_OFFSET", "MTU_OFFSET",
+            "TAIL_OFFSET", "HEADER_LENGTH", "SLOT_STAMP_OFFSET", "SLOT_DATAGRAM_LENGTH_OFFSET", "SLOT_HEADER_LENGTH",
+            "WRITING");
+        fields(c, "MDGATE_SHM_REGION_", "", ShmRegionDescriptor.class, "MAGIC", "VERSION", "MAGIC_OFFSET",
+            "ADDRESS_OFFSET", "KEY_OFFSET", "VERSION_OFFSET", "LENGTH_OFFSET", "OWNER_PID_OFFSET", "HEADER_LENGTH");
         c.put("MDGATE_SHM_FRAME_HEADER_LENGTH",
             field(Class.forName("io.mdgate.egress.transport.shm.UnixControlChannel"), "FRAME_HEADER_LENGTH"));
         return c;

@@ -146,7 +146,8 @@ class RingWireTest
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (delivered() < count)
         {
-            assertTrue(System.nanoTime() < deadline, "delivered " + delivered() + " of " + count + ": " + consumer.err());
+            assertTrue(System.nanoTime() < deadline,
+                "delivered " + delivered() + " of " + count + ": " + consumer.err());
             Thread.sleep(5);
         }
     }
@@ -181,7 +182,8 @@ class RingWireTest
                 assertEquals(hello.getInt(24), header.getInt(ShmRegionDescriptor.KEY_OFFSET));
                 final UnsafeBuffer region = new UnsafeBuffer(regionMapping, ShmRegionDescriptor.HEADER_LENGTH,
                     (int)regionLength);
-                assertEquals(ConsumerRegionDescriptor.MAGIC, region.getLongVolatile(ConsumerRegionDescriptor.MAGIC_OFFSET));
+                assertEquals(ConsumerRegionDescriptor.MAGIC,
+                    region.getLongVolatile(ConsumerRegionDescriptor.MAGIC_OFFSET));
                 assertEquals(ConsumerRegionDescriptor.NOT_LAPPED,
                     region.getLongVolatile(ConsumerRegionDescriptor.LAP_POSITION_OFFSET));
 
