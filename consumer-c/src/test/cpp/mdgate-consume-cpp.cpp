@@ -1,8 +1,9 @@
 // The C++ wrapper at work: connects with mdgate::consumer, subscribes by id, decodes each delivered tick in place
 // with the SBE codec and prints "<sequence> <instrument> <event> <price mantissa> <quantity>" per tick until it has
-// delivered sequence `until`, then "TOB <instrument> <result> <bid> <ask>" per instrument and "DONE". Built with
+// delivered sequence `until`, then "TOB <instrument> <result> <bid> <ask>" and "DEPTH <instrument> <result> <bid
+// levels> <ask levels> (<price> <shares> <orders>)... bids then asks" per instrument, and "DONE". Built with
 // -Wall -Wextra -Werror by src/main/c/Makefile (CXX_CHECK=1); CppWrapperTest runs it against a publisher.
-// Arguments: key=value, keys dir, instance, name, token, instruments (comma-separated ids), until.
+// Arguments: key=value, keys dir, instance, name, token, instruments (comma-separated ids), until, depth (L).
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -35,6 +36,10 @@ int main(int argc, char **argv)
     settings.raw().name = options["name"].c_str();
     settings.raw().token = options["token"].c_str();
     const long long until = std::atoll(options["until"].c_str());
+    if (options.count("depth") != 0)
+    {
+        settings.raw().depth_levels = std::atoi(options["depth"].c_str());
+    }
     std::vector<int> instruments;
     std::stringstream list(options["instruments"]);
     for (std::string item; std::getline(list, item, ',');)
@@ -75,6 +80,18 @@ int main(int argc, char **argv)
             mdgate_top_of_book quote{};
             const int result = consumer.top_of_book(instrument, quote);
             std::printf("TOB %d %d %d %d\n", instrument, result, quote.bid_price, quote.ask_price);
+            mdgate_depth book{};
+            const int read = consumer.depth(instrument, book);
+            std::printf("DEPTH %d %d %d %d", instrument, read, book.bid_levels, book.ask_levels);
+            for (int i = 0; i < book.bid_levels; i++)
+            {
+                std::printf(" %d %u %u", book.bids[i].price, book.bids[i].shares, book.bids[i].orders);
+            }
+            for (int i = 0; i < book.ask_levels; i++)
+            {
+                std::printf(" %d %u %u", book.asks[i].price, book.asks[i].shares, book.asks[i].orders);
+            }
+            std::printf("\n");
         }
         std::printf("DONE\n");
         return 0;

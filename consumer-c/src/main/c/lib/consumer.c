@@ -247,7 +247,7 @@ static void disconnect(mdgate_consumer *consumer, const char *reason)
     consumer->state_since_ns = consumer->now_ns;
 }
 
-static size_t region_length(int32_t ring_slots, int32_t table_slots)
+static size_t table_length(int32_t ring_slots, int32_t table_slots)
 {
     const size_t stamps_end = MDGATE_REGION_SLOTS_OFFSET + (size_t)ring_slots * MDGATE_REGION_SLOT_LENGTH +
         (size_t)ring_slots * MDGATE_REGION_STAMP_LENGTH;
@@ -256,7 +256,19 @@ static size_t region_length(int32_t ring_slots, int32_t table_slots)
 
 static size_t table_offset(int32_t ring_slots)
 {
-    return region_length(ring_slots, 0);
+    return table_length(ring_slots, 0);
+}
+
+/* DepthTableDescriptor.slotLength: the slot header and a DepthBook of `levels` (one spare level), rounded to 64. */
+static size_t depth_slot_length(int32_t levels)
+{
+    const size_t book = MDGATE_DEPTHBOOK_LEVELS + (size_t)MDGATE_DEPTHBOOK_LEVEL_STRIDE * (size_t)(levels + 1);
+    return levels == 0 ? 0 : (MDGATE_DEPTH_BOOK_OFFSET + book + 63) & ~(size_t)63;
+}
+
+static size_t region_length(int32_t ring_slots, int32_t table_slots, int32_t depth_levels)
+{
+    return table_length(ring_slots, table_slots) + (size_t)table_slots * depth_slot_length(depth_levels);
 }
 
 static int begin_connect(mdgate_consumer *consumer, int64_t timeout_ns)
@@ -270,7 +282,9 @@ static int begin_connect(mdgate_consumer *consumer, int64_t timeout_ns)
     }
     const int32_t ring_slots = consumer->config.ring_slots;
     const int32_t table_slots = consumer->config.table_slots;
-    result = transport->ops->register_region(transport, region_length(ring_slots, table_slots), &consumer->region);
+    const int32_t depth = consumer->config.depth_levels;
+    result = transport->ops->register_region(transport, region_length(ring_slots, table_slots, depth),
+        &consumer->region);
     if (result != MDGATE_OK)
     {
         snprintf(consumer->last_error, sizeof consumer->last_error, "%s", transport->ops->error(transport));
@@ -282,7 +296,7 @@ static int begin_connect(mdgate_consumer *consumer, int64_t timeout_ns)
     mdg_put32(header + MDGATE_REGION_VERSION_OFFSET, MDGATE_REGION_VERSION);
     mdg_put32(header + MDGATE_REGION_RING_SLOTS_OFFSET, (uint32_t)ring_slots);
     mdg_put32(header + MDGATE_REGION_TABLE_SLOTS_OFFSET, (uint32_t)table_slots);
-    mdg_put32(header + MDGATE_REGION_DEPTH_LEVELS_OFFSET, 0);
+    mdg_put32(header + MDGATE_REGION_DEPTH_LEVELS_OFFSET, (uint32_t)depth);
     mdg_store_release(header + MDGATE_REGION_LAP_POSITION_OFFSET, (uint64_t)(int64_t)MDGATE_REGION_NOT_LAPPED);
     mdg_store_release(header + MDGATE_REGION_MAGIC_OFFSET, MDGATE_REGION_MAGIC);
 
@@ -291,7 +305,7 @@ static int begin_connect(mdgate_consumer *consumer, int64_t timeout_ns)
     mdg_put32(hello + MDGATE_HELLO_TABLE_SLOTS_OFFSET, (uint32_t)table_slots);
     mdg_put64(hello + MDGATE_HELLO_REGION_ADDRESS_OFFSET, consumer->region.address);
     mdg_put32(hello + MDGATE_HELLO_REGION_KEY_OFFSET, (uint32_t)consumer->region.key);
-    mdg_put32(hello + MDGATE_HELLO_DEPTH_LEVELS_OFFSET, 0);
+    mdg_put32(hello + MDGATE_HELLO_DEPTH_LEVELS_OFFSET, (uint32_t)depth);
     mdg_put64(hello + MDGATE_HELLO_REGION_LENGTH_OFFSET, consumer->region.length);
     const size_t name_length = strlen(consumer->name);
     const size_t token_length = strlen(consumer->token);
@@ -417,6 +431,10 @@ static void on_welcome(mdgate_consumer *consumer, const uint8_t *message, int32_
     consumer->awaiting_answers = 0;
     consumer->shared_log_slots = (int32_t)mdg_get32(message + MDGATE_WELCOME_SHARED_LOG_SLOTS_OFFSET);
     consumer->stream_id = (int32_t)mdg_get32(message + MDGATE_WELCOME_STREAM_ID_OFFSET);
+    const int32_t publisher_depth = length >= MDGATE_WELCOME_DEPTH_LENGTH ?
+        (int32_t)mdg_get32(message + MDGATE_WELCOME_DEPTH_LEVELS_OFFSET) : 0;
+    consumer->depth_levels = publisher_depth < 0 ? 0 :
+        publisher_depth < consumer->config.depth_levels ? publisher_depth : consumer->config.depth_levels;
     consumer->log_switch_pending = 0;
     consumer->log_resume_owed = consumer->last_delivered > 0 || consumer->resuming;
     const int owed = consumer->last_delivered > 0 || consumer->resuming;
@@ -1006,6 +1024,77 @@ int mdgate_consumer_top_of_book(mdgate_consumer *consumer, int instrument_id, md
     return MDGATE_TOB_BUSY;
 }
 
+static void level(const uint8_t *book, int side, int index, mdgate_level *out)
+{
+    const uint8_t *at = book + MDGATE_DEPTHBOOK_LEVELS + (size_t)index * MDGATE_DEPTHBOOK_LEVEL_STRIDE +
+        (size_t)side * MDGATE_DEPTHBOOK_SIDE_STRIDE;
+    out->price = (int32_t)mdg_get32(at + MDGATE_DEPTHBOOK_PRICE);
+    out->shares = mdg_get32(at + MDGATE_DEPTHBOOK_SHARES);
+    out->orders = mdg_get32(at + MDGATE_DEPTHBOOK_ORDERS);
+}
+
+static int32_t held(const uint8_t *book, int side, int32_t depth)
+{
+    const int32_t count = (int32_t)mdg_get32(book + MDGATE_DEPTHBOOK_COUNTS + (size_t)side * 4);
+    return count < 0 ? 0 : count > depth ? depth : count;
+}
+
+int mdgate_consumer_depth(mdgate_consumer *consumer, int instrument_id, mdgate_depth *out)
+{
+    if (NULL == consumer || NULL == out || instrument_id < 0 || instrument_id > MDGATE_MAX_INSTRUMENT_ID)
+    {
+        return MDGATE_E_INVALID_ARGUMENT;
+    }
+    const int32_t slot = consumer->table_slots[instrument_id];
+    if (slot < 0 || consumer->state != MDG_CONNECTED || !consumer->region_open || consumer->depth_levels == 0)
+    {
+        return MDGATE_E_NO_SLOT;
+    }
+    const int32_t levels = consumer->config.depth_levels;
+    const size_t length = depth_slot_length(levels);
+    const uint8_t *at = consumer->region.base + table_length(consumer->config.ring_slots, consumer->config.table_slots)
+        + (size_t)slot * length;
+    const uint8_t *copy = consumer->depth_copy;
+    for (int attempt = 0; attempt < 64; attempt++)
+    {
+        const uint64_t before = mdg_load_acquire(at + MDGATE_DEPTH_VERSION_OFFSET);
+        if (before == 0)
+        {
+            return MDGATE_TOB_EMPTY;
+        }
+        if ((before & 1) == 0)
+        {
+            mdg_copy_shared(consumer->depth_copy, at, length);
+            mdg_load_fence();
+            if (mdg_load_relaxed(at + MDGATE_DEPTH_VERSION_OFFSET) == before)
+            {
+                const uint8_t *book = copy + MDGATE_DEPTH_BOOK_OFFSET;
+                out->version = before;
+                out->gateway_sequence = mdg_get64(copy + MDGATE_DEPTH_GATEWAY_SEQUENCE_OFFSET);
+                out->exchange_timestamp = (int64_t)mdg_get64(copy + MDGATE_DEPTH_EXCHANGE_TIMESTAMP_OFFSET);
+                out->instrument_id = (uint16_t)mdg_get32(copy + MDGATE_DEPTH_INSTRUMENT_ID_OFFSET);
+                out->bid_levels = held(book, 0, consumer->depth_levels);
+                out->ask_levels = held(book, 1, consumer->depth_levels);
+                for (int i = 0; i < out->bid_levels; i++)
+                {
+                    level(book, 0, i, &out->bids[i]);
+                }
+                for (int i = 0; i < out->ask_levels; i++)
+                {
+                    level(book, 1, i, &out->asks[i]);
+                }
+                return MDGATE_TOB_READ;
+            }
+        }
+    }
+    return MDGATE_TOB_BUSY;
+}
+
+int mdgate_consumer_depth_levels(const mdgate_consumer *consumer)
+{
+    return NULL == consumer ? 0 : consumer->depth_levels;
+}
+
 /* ---- set-up ---- */
 
 void mdgate_consumer_config_init(mdgate_consumer_config *config)
@@ -1020,6 +1109,7 @@ void mdgate_consumer_config_init(mdgate_consumer_config *config)
     config->path = MDGATE_PATH_RING;
     config->ring_slots = 8192;
     config->table_slots = 256;
+    config->depth_levels = 10;
     config->connect_timeout_ns = 10000000000LL;
     config->control_poll_ns = 1000000LL;
     config->reconnect_interval_ns = 500000000LL;
@@ -1082,6 +1172,11 @@ static int config_problem(const mdgate_consumer_config *config, char *out, size_
         snprintf(out, length, "table_slots must be 0 to %d, was %d", MDGATE_REGION_MAX_TABLE_SLOTS,
             config->table_slots);
     }
+    else if (config->depth_levels < 0 || config->depth_levels > MDGATE_DEPTHBOOK_MAX_DEPTH)
+    {
+        snprintf(out, length, "depth_levels must be 0 (no depth table) to %d, was %d", MDGATE_DEPTHBOOK_MAX_DEPTH,
+            config->depth_levels);
+    }
     else if (config->connect_timeout_ns <= 0 || config->control_poll_ns <= 0 || config->reconnect_interval_ns <= 0)
     {
         snprintf(out, length, "connect_timeout_ns, control_poll_ns and reconnect_interval_ns must be positive");
@@ -1128,6 +1223,7 @@ static void free_consumer(mdgate_consumer *consumer)
     free(consumer->log.run);
     free(consumer->slot_copy);
     free(consumer->scratch);
+    free(consumer->depth_copy);
     free(consumer);
 }
 
@@ -1149,11 +1245,12 @@ static mdgate_consumer *allocate(const mdgate_consumer_config *config)
     consumer->log.run = aligned_alloc(64, MDG_LOG_RUN * MDGATE_TICK_LENGTH);
     consumer->slot_copy = aligned_alloc(64, MDGATE_TICK_LENGTH);
     consumer->scratch = aligned_alloc(64, SCRATCH_LENGTH);
+    consumer->depth_copy = aligned_alloc(64, depth_slot_length(MDGATE_DEPTHBOOK_MAX_DEPTH));
     const int histogram = mdg_histogram_init(&consumer->latency);
     if (NULL == consumer->masks || NULL == consumer->wanted_views || NULL == consumer->table_slots ||
         NULL == consumer->symbols || NULL == consumer->wanted_symbols || NULL == consumer->sequencer.pending ||
         NULL == consumer->sequencer.pending_timestamps || NULL == consumer->log.run || NULL == consumer->slot_copy ||
-        NULL == consumer->scratch || histogram != 0)
+        NULL == consumer->scratch || NULL == consumer->depth_copy || histogram != 0)
     {
         free_consumer(consumer);
         return NULL;

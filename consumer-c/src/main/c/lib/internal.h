@@ -129,6 +129,8 @@ struct mdgate_consumer
     mdg_log_follower log;
     uint8_t *slot_copy;   /* one ring slot, 64-byte aligned */
     uint8_t *scratch;     /* outgoing control messages */
+    uint8_t *depth_copy;  /* one depth slot, read under its seqlock */
+    int32_t depth_levels; /* min(L, D) once welcomed */
 
     int resync_due;
     int32_t shared_log_slots;

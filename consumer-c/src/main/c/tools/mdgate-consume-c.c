@@ -73,7 +73,7 @@ static void usage(FILE *out)
     fprintf(out,
         "Usage: " PROGRAM " --consumer NAME --token TOKEN (--all | --instruments ID[,ID...] | --symbols SYM[,SYM...])\n"
         "                        [--dir DIR] [--instance NAME] [--view all|top|depth|orders] [--path ring|stream]\n"
-        "                        [--ring-slots N] [--resume-from SEQ] [--stats] [--stats-interval-ms MS]\n"
+        "                        [--ring-slots N] [--depth-levels L] [--resume-from SEQ] [--stats] [--stats-interval-ms MS]\n"
         "                        [--count N] [--until SEQ] [--duration SECONDS] [--idle backoff|yield|spin]\n"
         "                        [--connect-timeout-ms MS] [--format json|seq|hex|none] [--raw FILE] [--quiet-log]\n"
         "Consume ticks from an mdgate publisher over shm: print them as JSON lines, or statistics with --stats.\n"
@@ -87,6 +87,7 @@ static void usage(FILE *out)
         "  --view VIEW             all (default), top, depth or orders\n"
         "  --path PATH             ring (default) or stream\n"
         "  --ring-slots N          slots of the ring, a power of two from 16 (default 8192)\n"
+        "  --depth-levels L        levels per side of the depth table, 0 to 64 (default 10; 0: none)\n"
         "  --resume-from SEQ       first sequence wanted, recovered if already sent (default 0: live)\n"
         "  --stats                 a line of statistics per interval instead of the ticks\n"
         "  --count N               stop after N ticks; --until SEQ after delivering sequence SEQ or later\n"
@@ -168,7 +169,7 @@ static int parse(int argc, char **argv, options *parsed)
         { "until", required_argument, NULL, 'u' }, { "duration", required_argument, NULL, 'D' },
         { "idle", required_argument, NULL, 'w' }, { "connect-timeout-ms", required_argument, NULL, 'T' },
         { "format", required_argument, NULL, 'f' }, { "raw", required_argument, NULL, 'o' },
-        { "quiet-log", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+        { "quiet-log", no_argument, NULL, 'q' }, { "depth-levels", required_argument, NULL, 'L' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
     };
     mdgate_consumer_config_init(&parsed->config);
     parsed->config.log = stderr_log;
@@ -263,6 +264,13 @@ static int parse(int argc, char **argv, options *parsed)
                 break;
             case 'o': parsed->raw_path = optarg; break;
             case 'q': parsed->config.log = quiet_log; break;
+            case 'L':
+                if (parse_number(optarg, 0, 64, &number) != 0)
+                {
+                    return bad_option("--depth-levels must be 0 (no depth table) to 64, was '%s'", optarg);
+                }
+                parsed->config.depth_levels = (int32_t)number;
+                break;
             case 'h': usage(stdout); exit(0);
             default: usage(stderr); return 2;
         }

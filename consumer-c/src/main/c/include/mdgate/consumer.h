@@ -72,6 +72,26 @@ typedef struct mdgate_top_of_book
     uint8_t reserved[5];
 } mdgate_top_of_book;
 
+/* ---- depth (DepthTableDescriptor, DepthBook), as read under the seqlock ---- */
+typedef struct mdgate_level
+{
+    int32_t price; /* Price(4) */
+    uint32_t shares;
+    uint32_t orders;
+} mdgate_level;
+
+typedef struct mdgate_depth
+{
+    uint64_t version;
+    uint64_t gateway_sequence; /* of the last change */
+    int64_t exchange_timestamp;
+    uint16_t instrument_id;
+    int32_t bid_levels; /* levels held, 0 .. mdgate_consumer_depth_levels() */
+    int32_t ask_levels;
+    mdgate_level bids[64]; /* best first */
+    mdgate_level asks[64];
+} mdgate_depth;
+
 /* ---- settings (ConsumerContext); mdgate_consumer_config_init fills the defaults ---- */
 typedef void (*mdgate_log_function)(void *context, const char *message);
 
@@ -84,6 +104,7 @@ typedef struct mdgate_consumer_config
     int path;                      /* MDGATE_PATH_RING (default) or MDGATE_PATH_STREAM */
     int32_t ring_slots;            /* power of two from 16, default 8192 (0 with the stream path) */
     int32_t table_slots;           /* top-of-book table slots, default 256 */
+    int32_t depth_levels;          /* L: levels per side of each depth slot, 0..64, default 10 (0: no depth table) */
     int64_t connect_timeout_ns;    /* default 10 s */
     int64_t control_poll_ns;       /* default 1 ms */
     int64_t reconnect_interval_ns; /* default 500 ms */
@@ -157,6 +178,14 @@ MDGATE_EXPORT int mdgate_consumer_awaiting_answers(const mdgate_consumer *consum
 
 /* Reads an instrument's top of book under its seqlock: MDGATE_TOB_READ, _EMPTY, _BUSY or MDGATE_E_NO_SLOT. */
 MDGATE_EXPORT int mdgate_consumer_top_of_book(mdgate_consumer *consumer, int instrument_id, mdgate_top_of_book *out);
+
+/*
+ * Reads an instrument's depth (its top min(L, D) levels per side) under its seqlock: MDGATE_TOB_READ, _EMPTY, _BUSY,
+ * or MDGATE_E_NO_SLOT (no table slot, or no depth table: depth_levels 0 or a publisher that keeps none).
+ */
+MDGATE_EXPORT int mdgate_consumer_depth(mdgate_consumer *consumer, int instrument_id, mdgate_depth *out);
+/* min(L, D): levels per side of mdgate_consumer_depth, 0 when either keeps none. */
+MDGATE_EXPORT int mdgate_consumer_depth_levels(const mdgate_consumer *consumer);
 
 /* The symbol of an instrument as the publisher or an INSTRUMENT tick named it (alpha8 packed), 0 when unknown. */
 MDGATE_EXPORT uint64_t mdgate_consumer_symbol_of(const mdgate_consumer *consumer, int instrument_id);

@@ -180,6 +180,18 @@ public:
         return mdgate_consumer_top_of_book(consumer_, instrument_id, &out);
     }
 
+    /** MDGATE_TOB_READ, _EMPTY, _BUSY, or MDGATE_E_NO_SLOT (no slot, or no depth table). */
+    int depth(int instrument_id, mdgate_depth &out) noexcept
+    {
+        return mdgate_consumer_depth(consumer_, instrument_id, &out);
+    }
+
+    /** min(L, D): the levels per side depth() gives. */
+    int depth_levels() const noexcept
+    {
+        return mdgate_consumer_depth_levels(consumer_);
+    }
+
     std::int64_t last_delivered() const noexcept
     {
         return mdgate_consumer_last_delivered(consumer_);

@@ -201,6 +201,23 @@
 #define MDGATE_TOB_TRADING_STATE_OFFSET 58
 #define MDGATE_TOB_LENGTH 64
 
+/* ---- DepthTableDescriptor: one seqlocked depth slot, after the top-of-book table (only when L > 0) ---- */
+#define MDGATE_DEPTH_VERSION_OFFSET 0
+#define MDGATE_DEPTH_GATEWAY_SEQUENCE_OFFSET 8
+#define MDGATE_DEPTH_EXCHANGE_TIMESTAMP_OFFSET 16
+#define MDGATE_DEPTH_INSTRUMENT_ID_OFFSET 24
+#define MDGATE_DEPTH_BOOK_OFFSET 32
+
+/* DepthBook: the book in a depth slot: level counts, then bid and ask levels alternating, depth + 1 of each */
+#define MDGATE_DEPTHBOOK_COUNTS 0
+#define MDGATE_DEPTHBOOK_LEVELS 8
+#define MDGATE_DEPTHBOOK_LEVEL_STRIDE 32
+#define MDGATE_DEPTHBOOK_SIDE_STRIDE 16
+#define MDGATE_DEPTHBOOK_PRICE 0
+#define MDGATE_DEPTHBOOK_SHARES 4
+#define MDGATE_DEPTHBOOK_ORDERS 8
+#define MDGATE_DEPTHBOOK_MAX_DEPTH 64
+
 /* ---- PositionRegionDescriptor: where the consumer reports how far it read ---- */
 #define MDGATE_POSITION_READ_POSITION_OFFSET 0
 #define MDGATE_POSITION_DELIVERED_SEQUENCE_OFFSET 8

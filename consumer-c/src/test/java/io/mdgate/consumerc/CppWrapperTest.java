@@ -1,5 +1,7 @@
 package io.mdgate.consumerc;
 
+import io.mdgate.core.depth.DepthBook;
+import io.mdgate.core.tick.sbe.EventType;
 import io.mdgate.core.tick.sbe.Side;
 import io.mdgate.egress.protocol.TickLayout;
 import io.mdgate.egress.protocol.TopOfBookDescriptor;
@@ -23,11 +25,14 @@ import static org.junit.jupiter.api.Assertions.*;
  * The C++ wrapper (mdgate/consumer.hpp) and the SBE C++ codec generated from the schema, at work: the build compiles
  * src/test/cpp/mdgate-consume-cpp.cpp with -Wall -Wextra -Werror, and here it consumes instruments 1, 2 and 3 from a
  * publisher, decoding each tick in place with mdgate::sbe::Tick; every field it printed must be the one published,
- * and the top of book it reads at the end the last one published.
+ * the top of book it reads at the end the last one published, and the depth it reads (L = 5 of the publisher's
+ * D = 10) the top 5 levels per side of a DepthBook fed the same LEVEL ticks.
  */
 class CppWrapperTest
 {
     private static final long LAST = 5_000;
+    private static final int DEPTH = 5; // the consumer's L; the publisher keeps D = 10, so the table holds the top 5
+    private static final byte EVENT_LEVEL = (byte)EventType.LEVEL.value();
     private PublisherHarness harness;
     private NativeProcess process;
 
@@ -55,6 +60,13 @@ class CppWrapperTest
         {
             return Ticks.topOfBook(sequence, instrument, Side.BUY, 1_000_000 + (int)sequence, 300, 3);
         }
+        if (sequence % 7 == 3)
+        {
+            // levels come and go: 13 prices a side, a size of 0 removes the price's level
+            final long k = sequence / 10; // varies for each instrument's own sequences
+            return Ticks.level(sequence, instrument, k % 2 == 0 ? Side.BUY : Side.SELL,
+                1_000_000 + (int)(k % 13) * 100, k % 5 * 100, k % 3 + 1, 0);
+        }
         return Ticks.add(sequence, instrument, 0);
     }
 
@@ -67,6 +79,23 @@ class CppWrapperTest
             (tick.getInt(TickLayout.QUANTITY_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL);
     }
 
+    /** @return the line the program prints for a book of {@link #DEPTH} levels: the top of the 10-level book. */
+    private static String depthLine(final int instrument, final DepthBook book)
+    {
+        final int bids = Math.min(DEPTH, book.levels(DepthBook.BID));
+        final int asks = Math.min(DEPTH, book.levels(DepthBook.ASK));
+        final StringBuilder line = new StringBuilder("DEPTH " + instrument + " 1 " + bids + " " + asks);
+        for (final int side : new int[] {DepthBook.BID, DepthBook.ASK})
+        {
+            for (int i = 0; i < (side == DepthBook.BID ? bids : asks); i++)
+            {
+                line.append(' ').append(book.price(side, i)).append(' ').append(book.quantity(side, i)).append(' ')
+                    .append(book.orders(side, i));
+            }
+        }
+        return line.toString();
+    }
+
     @Test
     void shouldConsumeAndDecodeTicksThroughTheCppWrapper() throws Exception
     {
@@ -76,10 +105,11 @@ class CppWrapperTest
         assertTrue(Files.isExecutable(program), program + " is built by the compile phase (CXX_CHECK)");
         process = new NativeProcess("cpp", NativeBuild.RELEASE, List.of(program.toString(),
             "instance=" + harness.shm().instance(), "name=cpp", "token=cpp" + PublisherHarness.TOKEN_SUFFIX,
-            "instruments=1,2,3", "until=" + LAST));
+            "instruments=1,2,3", "until=" + LAST, "depth=" + DEPTH));
         process.awaitLine(true, line -> line.contains("ready"), 60, "ready");
 
         final List<String> expected = new ArrayList<>();
+        final DepthBook[] books = {new DepthBook(10), new DepthBook(10), new DepthBook(10), new DepthBook(10)};
         for (long sequence = 1; sequence <= LAST; sequence++)
         {
             final UnsafeBuffer tick = tick(sequence);
@@ -89,11 +119,21 @@ class CppWrapperTest
             {
                 expected.add(line(tick));
             }
+            if (instrument >= 1 && instrument <= 3 && tick.getByte(TickLayout.EVENT_TYPE_OFFSET) == EVENT_LEVEL)
+            {
+                books[instrument].apply(tick, 0);
+            }
         }
         assertEquals(0, process.awaitExit(60), process.err().toString());
         final List<String> out = process.out();
-        assertEquals(expected, out.subList(0, out.size() - 4));
-        assertEquals("TOB 1 1 " + (1_000_000 + 4_950) + " " + TopOfBookDescriptor.NULL_PRICE, out.get(out.size() - 4));
+        assertEquals(expected, out.subList(0, out.size() - 7));
+        assertEquals("TOB 1 1 " + (1_000_000 + 4_950) + " " + TopOfBookDescriptor.NULL_PRICE, out.get(out.size() - 7));
+        for (int instrument = 1; instrument <= 3; instrument++)
+        {
+            final String depth = out.get(out.size() - 7 + 2 * instrument - 1);
+            assertEquals(depthLine(instrument, books[instrument]), depth);
+            assertTrue(depth.split(" ").length > 10, "the book has levels on both sides: " + depth);
+        }
         assertEquals("DONE", out.get(out.size() - 1));
     }
 }

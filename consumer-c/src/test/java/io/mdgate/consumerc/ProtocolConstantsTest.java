@@ -1,9 +1,11 @@
 package io.mdgate.consumerc;
 
+import io.mdgate.core.depth.DepthBook;
 import io.mdgate.core.tick.sbe.EventType;
 import io.mdgate.core.tick.sbe.TickEncoder;
 import io.mdgate.egress.protocol.ConsumerRegionDescriptor;
 import io.mdgate.egress.protocol.ControlMessageDescriptor;
+import io.mdgate.egress.protocol.DepthTableDescriptor;
 import io.mdgate.egress.protocol.HeartbeatFlyweight;
 import io.mdgate.egress.protocol.HelloFlyweight;
 import io.mdgate.egress.protocol.PositionRegionDescriptor;
@@ -239,6 +241,10 @@ class ProtocolConstantsTest
             "EXCHANGE_TIMESTAMP_OFFSET", "SYMBOL_OFFSET", "BID_PRICE_OFFSET", "BID_SIZE_OFFSET", "ASK_PRICE_OFFSET",
             "ASK_SIZE_OFFSET", "BID_ORDERS_OFFSET", "ASK_ORDERS_OFFSET", "INSTRUMENT_ID_OFFSET", "TRADING_STATE_OFFSET",
             "LENGTH");
+        fields(c, "MDGATE_DEPTH_", "", DepthTableDescriptor.class, "VERSION_OFFSET", "GATEWAY_SEQUENCE_OFFSET",
+            "EXCHANGE_TIMESTAMP_OFFSET", "INSTRUMENT_ID_OFFSET", "BOOK_OFFSET");
+        fields(c, "MDGATE_DEPTHBOOK_", "", DepthBook.class, "COUNTS", "LEVELS", "LEVEL_STRIDE", "SIDE_STRIDE", "PRICE",
+            "SHARES", "ORDERS", "MAX_DEPTH");
         c.put("MDGATE_POSITION_READ_POSITION_OFFSET", (long)PositionRegionDescriptor.READ_POSITION_OFFSET);
         c.put("MDGATE_POSITION_DELIVERED_SEQUENCE_OFFSET", (long)PositionRegionDescriptor.DELIVERED_SEQUENCE_OFFSET);
         c.put("MDGATE_POSITION_LENGTH", (long)PositionRegionDescriptor.LENGTH);
