@@ -73,8 +73,9 @@ static void usage(FILE *out)
     fprintf(out,
         "Usage: " PROGRAM " --consumer NAME --token TOKEN (--all | --instruments ID[,ID...] | --symbols SYM[,SYM...])\n"
         "                        [--dir DIR] [--instance NAME] [--view all|top|depth|orders] [--path ring|stream]\n"
-        "                        [--ring-slots N] [--depth-levels L] [--resume-from SEQ] [--stats] [--stats-interval-ms MS]\n"
-        "                        [--count N] [--until SEQ] [--duration SECONDS] [--idle backoff|yield|spin]\n"
+        "                        [--ring-slots N] [--depth-levels L] [--resume-from SEQ] [--stats]\n"
+        "                        [--stats-interval-ms MS] [--count N] [--until SEQ] [--duration SECONDS]\n"
+        "                        [--idle backoff|yield|spin]\n"
         "                        [--connect-timeout-ms MS] [--format json|seq|hex|none] [--raw FILE] [--quiet-log]\n"
         "Consume ticks from an mdgate publisher over shm: print them as JSON lines, or statistics with --stats.\n"
         "  --dir DIR               shm directory of the publisher (default /dev/shm)\n"
@@ -169,7 +170,8 @@ static int parse(int argc, char **argv, options *parsed)
         { "until", required_argument, NULL, 'u' }, { "duration", required_argument, NULL, 'D' },
         { "idle", required_argument, NULL, 'w' }, { "connect-timeout-ms", required_argument, NULL, 'T' },
         { "format", required_argument, NULL, 'f' }, { "raw", required_argument, NULL, 'o' },
-        { "quiet-log", no_argument, NULL, 'q' }, { "depth-levels", required_argument, NULL, 'L' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+        { "quiet-log", no_argument, NULL, 'q' }, { "depth-levels", required_argument, NULL, 'L' },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
     };
     mdgate_consumer_config_init(&parsed->config);
     parsed->config.log = stderr_log;
