@@ -460,6 +460,12 @@ static void on_welcome(mdgate_consumer *consumer, const uint8_t *message, int32_
     }
     send_subscriptions(consumer);
     consumer->resync_due = consumer->config.path == MDGATE_PATH_RING && owed && !consumer->log.open;
+    consumer->stale_recovery_ends = 0;
+    if (consumer->snapshot_pending)
+    {
+        consumer->snapshot_pending = 0;
+        consumer->snapshot_due = 1; /* the connection carrying it was lost: ask again, after the subscriptions */
+    }
 }
 
 static void sanitize(const uint8_t *text, size_t length, char *out, size_t out_length)
@@ -611,6 +617,11 @@ static void on_recovery_data(mdgate_consumer *consumer, const uint8_t *message, 
         consumer->counters.malformed++;
         return;
     }
+    if (consumer->snapshot_pending)
+    {
+        consumer->counters.snapshot_skipped += count; /* asked for before the snapshot: at or below its S */
+        return;
+    }
     for (int32_t i = 0; i < count; i++)
     {
         mdg_sequencer_on_recovered(consumer,
@@ -634,10 +645,113 @@ static void on_recovery_end(mdgate_consumer *consumer, const uint8_t *message)
         consumer->counters.recoveries_completed++;
         consumer->counters.unrecovered += (int64_t)mdg_get64(message + MDGATE_RANGE_COUNT_OFFSET);
     }
-    if ((flags & MDGATE_FLAG_VIA_RING) == 0)
+    if ((flags & MDGATE_FLAG_VIA_RING) == 0 && consumer->stale_recovery_ends > 0)
+    {
+        consumer->stale_recovery_ends--;
+    }
+    else if ((flags & MDGATE_FLAG_VIA_RING) == 0)
     {
         mdg_sequencer_on_recovery_end(consumer, status == MDGATE_RECOVERY_REFUSED ? from - 1 : to);
     }
+}
+
+/* ---- snapshots ---- */
+
+static void begin_snapshot(mdgate_consumer *consumer)
+{
+    if (consumer->sequencer.recovering)
+    {
+        mdg_sequencer_abandon(consumer);
+        consumer->stale_recovery_ends++;
+    }
+    consumer->snapshot_pending = 1;
+    consumer->counters.snapshots_requested++;
+    uint8_t *message = encode(consumer, MDGATE_MSG_SNAPSHOT, MDGATE_SNAPSHOT_IDS_OFFSET);
+    mdg_put32(message + MDGATE_SNAPSHOT_FLAGS_OFFSET, 0);
+    mdg_put32(message + MDGATE_SNAPSHOT_COUNT_OFFSET, 0); /* every subscribed instrument: S holds for all */
+    send_message(consumer, message, MDGATE_SNAPSHOT_IDS_OFFSET);
+}
+
+int mdgate_consumer_request_snapshot(mdgate_consumer *consumer)
+{
+    if (NULL == consumer)
+    {
+        return MDGATE_E_INVALID_ARGUMENT;
+    }
+    if (consumer->snapshot_pending)
+    {
+        return MDGATE_OK;
+    }
+    if (consumer->state == MDG_CONNECTED)
+    {
+        begin_snapshot(consumer);
+    }
+    else
+    {
+        consumer->snapshot_due = 1;
+    }
+    return MDGATE_OK;
+}
+
+static void on_snapshot_data(mdgate_consumer *consumer, const uint8_t *message, int32_t length)
+{
+    const int32_t count = length < MDGATE_RECOVERY_DATA_TICKS_OFFSET ? -1 :
+        (int32_t)mdg_get32(message + MDGATE_RECOVERY_DATA_TICK_COUNT_OFFSET);
+    if (!consumer->snapshot_pending || count < 0 ||
+        MDGATE_RECOVERY_DATA_TICKS_OFFSET + (int64_t)count * MDGATE_TICK_LENGTH > length)
+    {
+        consumer->counters.malformed++;
+        return;
+    }
+    for (int32_t i = 0; i < count; i++)
+    {
+        const uint8_t *tick = message + MDGATE_RECOVERY_DATA_TICKS_OFFSET + (size_t)i * MDGATE_TICK_LENGTH;
+        if (tick[MDGATE_TICK_EVENT_TYPE_OFFSET] == MDGATE_EVENT_INSTRUMENT)
+        {
+            const int instrument = mdg_get16(tick + MDGATE_TICK_INSTRUMENT_ID_OFFSET);
+            const uint64_t symbol = mdg_get64(tick + MDGATE_TICK_ORDER_REFERENCE_OFFSET);
+            mdg_on_instrument(consumer, symbol, instrument);
+            consumer->symbols[instrument] = symbol;
+        }
+        consumer->counters.snapshot_ticks++;
+        if (NULL != consumer->handler)
+        {
+            consumer->handler(consumer->handler_context, tick);
+        }
+    }
+}
+
+static void on_snapshot_end(mdgate_consumer *consumer, const uint8_t *message)
+{
+    if (!consumer->snapshot_pending)
+    {
+        consumer->counters.malformed++;
+        return;
+    }
+    consumer->snapshot_pending = 0;
+    if ((int32_t)mdg_get32(message + MDGATE_RANGE_STATUS_OFFSET) != MDGATE_RECOVERY_COMPLETE)
+    {
+        consumer->counters.snapshots_refused++;
+        mdg_event(consumer, "consumer '%s': the publisher refused the snapshot (too large for its buffer, or a "
+            "malformed request); live ticks continue", consumer->name);
+        return;
+    }
+    const int64_t sequence = (int64_t)mdg_get64(message + MDGATE_RANGE_TO_OFFSET);
+    consumer->counters.snapshots++;
+    if (((int32_t)mdg_get32(message + MDGATE_RANGE_FLAGS_OFFSET) & MDGATE_SNAPSHOT_ORDERS_OMITTED) != 0)
+    {
+        mdg_event(consumer, "consumer '%s': the publisher keeps no order books, so the snapshot at %lld has no "
+            "orders", consumer->name, (long long)sequence);
+    }
+    if (sequence > consumer->snapshot_sequence)
+    {
+        consumer->snapshot_sequence = sequence;
+    }
+    if (sequence > consumer->last_delivered)
+    {
+        consumer->last_delivered = sequence;
+    }
+    mdg_sequencer_skip_to(consumer, sequence);
 }
 
 static void on_control_message(void *context, const uint8_t *message, int32_t length)
@@ -713,6 +827,16 @@ static void on_control_message(void *context, const uint8_t *message, int32_t le
             if (length >= MDGATE_REJECT_LENGTH)
             {
                 on_reject(consumer, message);
+                return;
+            }
+            break;
+        case MDGATE_MSG_SNAPSHOT_DATA:
+            on_snapshot_data(consumer, message, length);
+            return;
+        case MDGATE_MSG_SNAPSHOT_END:
+            if (length >= MDGATE_RANGE_LENGTH)
+            {
+                on_snapshot_end(consumer, message);
                 return;
             }
             break;
@@ -852,15 +976,24 @@ int mdgate_consumer_poll(mdgate_consumer *consumer, mdgate_tick_handler handler,
     int work = 0;
     if (consumer->state == MDG_CONNECTED)
     {
+        if (consumer->snapshot_due)
+        {
+            consumer->snapshot_due = 0;
+            consumer->resync_due = 0;
+            begin_snapshot(consumer);
+        }
         if (consumer->resync_due)
         {
             consumer->resync_due = 0;
             mdg_ring_resync(consumer);
         }
-        work += poll_live(consumer, limit);
+        if (!consumer->snapshot_pending)
+        {
+            work += poll_live(consumer, limit); /* while a snapshot comes, live ticks wait where they are */
+        }
     }
     if (consumer->now_ns - consumer->last_control_poll_ns >= consumer->config.control_poll_ns ||
-        mdgate_consumer_is_recovering(consumer))
+        mdgate_consumer_is_recovering(consumer) || consumer->snapshot_pending)
     {
         consumer->last_control_poll_ns = consumer->now_ns;
         work += poll_control(consumer);
@@ -1194,6 +1327,11 @@ static int config_problem(const mdgate_consumer_config *config, char *out, size_
     {
         snprintf(out, length, "resume_from_sequence must not be negative");
     }
+    else if (config->snapshot_on_connect && config->resume_from_sequence > 0)
+    {
+        snprintf(out, length, "snapshot_on_connect and resume_from_sequence exclude each other: the snapshot is the "
+            "state at its own sequence; choose one");
+    }
     else
     {
         return 0;
@@ -1309,6 +1447,7 @@ int mdgate_consumer_connect(const mdgate_consumer_config *config, mdgate_consume
     consumer->config.token = consumer->token;
     consumer->last_delivered = config->resume_from_sequence > 1 ? config->resume_from_sequence - 1 : 0;
     consumer->resuming = config->resume_from_sequence > 0;
+    consumer->snapshot_due = config->snapshot_on_connect != 0;
     consumer->heartbeat_interval_ns = 100000000LL;
     consumer->heartbeat_timeout_ns = 5000000000LL;
     consumer->epoch_offset = sample_epoch_offset();
@@ -1390,6 +1529,16 @@ uint64_t mdgate_consumer_symbol_of(const mdgate_consumer *consumer, int instrume
         return 0;
     }
     return consumer->symbols[instrument_id];
+}
+
+int mdgate_consumer_snapshot_pending(const mdgate_consumer *consumer)
+{
+    return NULL != consumer && (consumer->snapshot_pending || consumer->snapshot_due);
+}
+
+int64_t mdgate_consumer_snapshot_sequence(const mdgate_consumer *consumer)
+{
+    return NULL == consumer ? 0 : consumer->snapshot_sequence;
 }
 
 int64_t mdgate_consumer_last_delivered(const mdgate_consumer *consumer)

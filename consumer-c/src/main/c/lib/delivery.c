@@ -41,7 +41,14 @@ static void deliver(mdgate_consumer *consumer, const uint8_t *tick, int64_t sent
     const int64_t sequence = (int64_t)mdg_get64(tick + MDGATE_TICK_GATEWAY_SEQUENCE_OFFSET);
     if (sequence <= consumer->last_delivered)
     {
-        consumer->counters.duplicates++;
+        if (sequence <= consumer->snapshot_sequence)
+        {
+            consumer->counters.snapshot_skipped++;
+        }
+        else
+        {
+            consumer->counters.duplicates++;
+        }
         return;
     }
     consumer->last_delivered = sequence;
@@ -391,6 +398,18 @@ static void on_live_tick(mdgate_consumer *consumer, const uint8_t *tick, int64_t
         start_recovery(consumer, sequencer->next, sequence - 1);
         hold(consumer, tick, sequence, sent);
     }
+    else if (sequence <= consumer->snapshot_sequence)
+    {
+        consumer->counters.snapshot_skipped++;
+    }
+}
+
+void mdg_sequencer_skip_to(mdgate_consumer *consumer, int64_t sequence)
+{
+    if (sequence + 1 > consumer->sequencer.next)
+    {
+        consumer->sequencer.next = sequence + 1;
+    }
 }
 
 void mdg_sequencer_on_recovered(mdgate_consumer *consumer, const uint8_t *tick)
@@ -400,6 +419,10 @@ void mdg_sequencer_on_recovered(mdgate_consumer *consumer, const uint8_t *tick)
     {
         consumer->sequencer.next = sequence + 1;
         deliver_from_stream(consumer, tick, 0);
+    }
+    else if (sequence <= consumer->snapshot_sequence)
+    {
+        consumer->counters.snapshot_skipped++;
     }
 }
 

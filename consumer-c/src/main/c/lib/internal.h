@@ -133,6 +133,10 @@ struct mdgate_consumer
     int32_t depth_levels; /* min(L, D) once welcomed */
 
     int resync_due;
+    int snapshot_pending;       /* asked and waiting for SNAPSHOT_END: live paths are not read */
+    int snapshot_due;           /* ask at the next poll */
+    int stale_recovery_ends;    /* RECOVER answers a snapshot abandoned: their RECOVERY_END is ignored */
+    int64_t snapshot_sequence;  /* S of the last snapshot delivered */
     int32_t shared_log_slots;
     int32_t stream_id;
     int log_switch_pending;
@@ -177,6 +181,7 @@ void mdg_sequencer_follow(mdgate_consumer *consumer, int64_t first, int64_t live
 void mdg_sequencer_abandon(mdgate_consumer *consumer);
 void mdg_sequencer_on_recovered(mdgate_consumer *consumer, const uint8_t *tick);
 void mdg_sequencer_on_recovery_end(mdgate_consumer *consumer, int64_t to);
+void mdg_sequencer_skip_to(mdgate_consumer *consumer, int64_t sequence);
 void mdg_on_datagram(void *context, const uint8_t *datagram, int32_t length);
 int mdg_log_open(mdgate_consumer *consumer, char *problem, size_t problem_length);
 void mdg_log_start(mdgate_consumer *consumer, int64_t from, int64_t from_sequence, int64_t live_sequence);

@@ -75,7 +75,7 @@ static void usage(FILE *out)
         "                        [--dir DIR] [--instance NAME] [--view all|top|depth|orders] [--path ring|stream]\n"
         "                        [--ring-slots N] [--depth-levels L] [--resume-from SEQ] [--stats]\n"
         "                        [--stats-interval-ms MS] [--count N] [--until SEQ] [--duration SECONDS]\n"
-        "                        [--idle backoff|yield|spin]\n"
+        "                        [--idle backoff|yield|spin] [--snapshot]\n"
         "                        [--connect-timeout-ms MS] [--format json|seq|hex|none] [--raw FILE] [--quiet-log]\n"
         "Consume ticks from an mdgate publisher over shm: print them as JSON lines, or statistics with --stats.\n"
         "  --dir DIR               shm directory of the publisher (default /dev/shm)\n"
@@ -90,6 +90,7 @@ static void usage(FILE *out)
         "  --ring-slots N          slots of the ring, a power of two from 16 (default 8192)\n"
         "  --depth-levels L        levels per side of the depth table, 0 to 64 (default 10; 0: none)\n"
         "  --resume-from SEQ       first sequence wanted, recovered if already sent (default 0: live)\n"
+        "  --snapshot              join late: the state of the subscribed instruments first, then live ticks\n"
         "  --stats                 a line of statistics per interval instead of the ticks\n"
         "  --count N               stop after N ticks; --until SEQ after delivering sequence SEQ or later\n"
         "  --duration SECONDS      stop after this long\n"
@@ -171,7 +172,7 @@ static int parse(int argc, char **argv, options *parsed)
         { "idle", required_argument, NULL, 'w' }, { "connect-timeout-ms", required_argument, NULL, 'T' },
         { "format", required_argument, NULL, 'f' }, { "raw", required_argument, NULL, 'o' },
         { "quiet-log", no_argument, NULL, 'q' }, { "depth-levels", required_argument, NULL, 'L' },
-        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+        { "snapshot", no_argument, NULL, 'P' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
     };
     mdgate_consumer_config_init(&parsed->config);
     parsed->config.log = stderr_log;
@@ -266,6 +267,7 @@ static int parse(int argc, char **argv, options *parsed)
                 break;
             case 'o': parsed->raw_path = optarg; break;
             case 'q': parsed->config.log = quiet_log; break;
+            case 'P': parsed->config.snapshot_on_connect = 1; break;
             case 'L':
                 if (parse_number(optarg, 0, 64, &number) != 0)
                 {
@@ -293,6 +295,11 @@ static int parse(int argc, char **argv, options *parsed)
     if (parsed->all == (parsed->instrument_count + parsed->symbol_count > 0))
     {
         return bad_option("%s", "choose what to consume: --all, or --symbols and/or --instruments");
+    }
+    if (parsed->config.snapshot_on_connect && parsed->config.resume_from_sequence > 0)
+    {
+        return bad_option("%s", "--snapshot and --resume-from exclude each other: the snapshot is the state at its "
+            "own sequence; choose one");
     }
     parsed->config.path = strcmp(path, "ring") == 0 ? MDGATE_PATH_RING : MDGATE_PATH_STREAM;
     parsed->config.ring_slots = parsed->config.path == MDGATE_PATH_RING ? (int32_t)ring_slots : 0;
@@ -406,7 +413,8 @@ static void on_tick(void *context, const uint8_t *tick)
     {
         return;
     }
-    state->printed++;
+    const int snapshot_tick = (get16(tick + MDGATE_TICK_FLAGS_OFFSET) & MDGATE_TICK_SNAPSHOT_FLAG) != 0;
+    state->printed += snapshot_tick ? 0 : 1; /* --count counts live ticks */
     if (parsed->output == FORMAT_SEQUENCE)
     {
         printf("%" PRIu64 "\n", get64(tick));
@@ -505,6 +513,7 @@ static int consume(const options *parsed, mdgate_consumer *consumer, FILE *raw)
     int64_t last_stats = start;
     int64_t last_delivered = 0;
     int ready = 0;
+    int64_t snapshot_reported = 0;
     int idle_count = 0;
     int result = 0;
     while (!stop_requested && monotonic_ns() < end)
@@ -521,6 +530,13 @@ static int consume(const options *parsed, mdgate_consumer *consumer, FILE *raw)
         {
             result = work;
             break;
+        }
+        if (mdgate_consumer_snapshot_sequence(consumer) > snapshot_reported)
+        {
+            snapshot_reported = mdgate_consumer_snapshot_sequence(consumer);
+            fprintf(stderr, PROGRAM ": snapshot at sequence %lld (%lld ticks so far)\n", (long long)snapshot_reported,
+                (long long)counters->snapshot_ticks);
+            fflush(stderr);
         }
         if (!ready && mdgate_consumer_is_connected(consumer) && mdgate_consumer_awaiting_answers(consumer) == 0)
         {
@@ -572,6 +588,12 @@ static void summary(mdgate_consumer *consumer, int stats)
         c->delivered, mdgate_consumer_last_delivered(consumer), c->gaps, c->recoveries_completed,
         c->recoveries_requested, c->unrecovered, c->laps, c->connects > 0 ? c->connects - 1 : 0, c->recovered_delivered,
         c->duplicates, c->torn_reads, c->malformed, mdgate_consumer_reads_shared_log(consumer) ? "yes" : "no");
+    if (c->snapshots_requested > 0)
+    {
+        fprintf(stderr, PROGRAM ": snapshots %" PRId64 " (%" PRId64 " ticks, %" PRId64 " live ticks it covered "
+            "dropped, %" PRId64 " refused)\n", c->snapshots, c->snapshot_ticks, c->snapshot_skipped,
+            c->snapshots_refused);
+    }
 }
 
 int main(int argc, char **argv)

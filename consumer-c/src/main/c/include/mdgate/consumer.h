@@ -113,6 +113,7 @@ typedef struct mdgate_consumer_config
     int32_t pending_ticks;         /* live ticks held while a gap is recovered, default 65536 */
     int32_t max_control_message;   /* largest control message accepted, default 65536 */
     int record_latency;            /* keep the latency histogram, default 1 */
+    int snapshot_on_connect;       /* ask for a snapshot at the first poll (late join), default 0; not with resume */
     mdgate_log_function log;       /* session events (reconnects, refusals); default stderr; NULL-safe */
     void *log_context;
 } mdgate_consumer_config;
@@ -139,6 +140,11 @@ typedef struct mdgate_counters
     int64_t disconnects;
     int64_t heartbeats_received;
     int64_t pending_overflows;
+    int64_t snapshots;           /* snapshots completed */
+    int64_t snapshots_requested;
+    int64_t snapshot_ticks;      /* snapshot ticks handed over (not in delivered) */
+    int64_t snapshot_skipped;    /* live or recovered ticks at or below a snapshot's sequence, dropped */
+    int64_t snapshots_refused;
 } mdgate_counters;
 
 typedef struct mdgate_consumer mdgate_consumer;
@@ -173,6 +179,16 @@ MDGATE_EXPORT int mdgate_consumer_subscribe_symbol(mdgate_consumer *consumer, co
 MDGATE_EXPORT int mdgate_consumer_subscribe_all(mdgate_consumer *consumer, mdgate_view view);
 MDGATE_EXPORT int mdgate_consumer_unsubscribe_id(mdgate_consumer *consumer, int instrument_id);
 MDGATE_EXPORT int mdgate_consumer_unsubscribe_symbol(mdgate_consumer *consumer, const char *symbol);
+/*
+ * Asks for a late-join snapshot of every subscribed instrument (docs/EGRESS.md, Snapshots): from the next poll the
+ * handler gets its ticks first (flag snapshot, sequence S), then live ticks after S only. Live ticks wait meanwhile.
+ * Ignored while one is pending.
+ */
+MDGATE_EXPORT int mdgate_consumer_request_snapshot(mdgate_consumer *consumer);
+/* Whether a snapshot was asked for and has not ended; the sequence S of the last one delivered (0: none). */
+MDGATE_EXPORT int mdgate_consumer_snapshot_pending(const mdgate_consumer *consumer);
+MDGATE_EXPORT int64_t mdgate_consumer_snapshot_sequence(const mdgate_consumer *consumer);
+
 /* Subscription requests not answered yet. */
 MDGATE_EXPORT int mdgate_consumer_awaiting_answers(const mdgate_consumer *consumer);
 

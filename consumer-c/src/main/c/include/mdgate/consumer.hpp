@@ -192,6 +192,18 @@ public:
         return mdgate_consumer_depth_levels(consumer_);
     }
 
+    /** Asks for a late-join snapshot of the subscribed instruments (see mdgate_consumer_request_snapshot). */
+    int request_snapshot() noexcept
+    {
+        return mdgate_consumer_request_snapshot(consumer_);
+    }
+
+    /** The sequence S of the last snapshot delivered, 0 before one. */
+    std::int64_t snapshot_sequence() const noexcept
+    {
+        return mdgate_consumer_snapshot_sequence(consumer_);
+    }
+
     std::int64_t last_delivered() const noexcept
     {
         return mdgate_consumer_last_delivered(consumer_);

@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.*;
  * consumers (same subscriptions, views and path) the ticks delivered must be the same, tick for tick and byte for
  * byte, except the {@code replayed} flag, which tells how a recovered tick came and so depends on timing. The pairs:
  * instruments by id with view DEPTH on the ring, every instrument through the shared log, symbols with view TOP on
- * the stream, and a late joiner (resume from 1) of two instruments with view ORDERS that recovers what it missed.
+ * the stream, and a late joiner (resume from 1) of two instruments with view ORDERS that recovers what it missed;
+ * and two late joiners that take a snapshot (at the same sequence: nothing is published meanwhile) and go live.
  */
 class ConformanceTest
 {
@@ -142,6 +143,50 @@ class ConformanceTest
             ticks.add(HexFormat.of().parseHex(line));
         }
         return ticks;
+    }
+
+    @Test
+    void shouldDeliverTheSameSnapshotAndLiveTicksThroughTheCLibraryAsThroughTheJavaSdk() throws Exception
+    {
+        harness = new PublisherHarness(ShmInstance.context(ShmInstance.unique()), List.of("j-snap", "c-snap"),
+            context -> context.heartbeatTimeoutNanos(TimeUnit.SECONDS.toNanos(30)).orderSnapshots(true));
+        publish(1, HALF); // then nothing while the two late joiners take their snapshots: both at the same S
+        final JavaConsumerThread javaLate = new JavaConsumerThread(harness.shm().instance(), "j-snap",
+            "j-snap" + PublisherHarness.TOKEN_SUFFIX, DeliveryPath.RING, 0, true, LAST,
+            JavaConsumerThread.instruments(SubscriptionView.ALL, 1, 2, 3));
+        threads.add(javaLate);
+        final NativeProcess cLate = cConsumer("c-snap", "--instruments", "1,2,3", "--snapshot");
+        cLate.awaitLine(true, line -> line.contains(": snapshot at sequence " + HALF + " "), 60, "the snapshot");
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (javaLate.snapshotSequence() != HALF)
+        {
+            assertTrue(System.nanoTime() < deadline, "the Java consumer's snapshot: " + javaLate.snapshotSequence());
+            Thread.sleep(5);
+        }
+        publish(HALF + 1, LAST);
+
+        assertEquals(0, cLate.awaitExit(120), cLate.err().toString());
+        final List<byte[]> java = javaLate.awaitDone();
+        final List<byte[]> c = parse(cLate);
+        assertEquals(withoutReplayedFlag(java), withoutReplayedFlag(c), "snapshot, then live ticks after it");
+        final long snapshotTicks = java.stream().filter(ConformanceTest::isSnapshot).count();
+        assertTrue(snapshotTicks > 100, "the snapshot holds the instruments' orders and levels: " + snapshotTicks);
+        assertTrue(java.subList(0, (int)snapshotTicks).stream().allMatch(ConformanceTest::isSnapshot),
+            "the snapshot comes first");
+        assertEquals(HALF + 1, sequenceOf(java.get((int)snapshotTicks)), "live from S + 1 (instrument 2's) on");
+        assertTrue(cLate.err().stream().anyMatch(line -> line.contains("snapshots 1 (" + snapshotTicks + " ticks")),
+            cLate.err().toString());
+    }
+
+    private static boolean isSnapshot(final byte[] tick)
+    {
+        return (((tick[TickLayout.FLAGS_OFFSET + 1] & 0xFF) << 8 | (tick[TickLayout.FLAGS_OFFSET] & 0xFF)) &
+            TickLayout.SNAPSHOT_FLAG) != 0;
+    }
+
+    private static long sequenceOf(final byte[] tick)
+    {
+        return java.nio.ByteBuffer.wrap(tick).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(0);
     }
 
     private static long count(final List<byte[]> ticks, final EventType type)

@@ -27,15 +27,23 @@ final class JavaConsumerThread implements AutoCloseable
     private final Thread thread;
     private volatile boolean running = true;
     private volatile Throwable failure;
+    private volatile long snapshotSequence;
 
     JavaConsumerThread(final String instance, final String name, final String token, final DeliveryPath path,
         final long resumeFrom, final long until, final Consumer<EgressConsumer> subscribe)
+    {
+        this(instance, name, token, path, resumeFrom, false, until, subscribe);
+    }
+
+    /** @param snapshot join late with a snapshot at the first poll ({@code ConsumerContext.snapshotOnConnect}). */
+    JavaConsumerThread(final String instance, final String name, final String token, final DeliveryPath path,
+        final long resumeFrom, final boolean snapshot, final long until, final Consumer<EgressConsumer> subscribe)
     {
         thread = new Thread(() ->
         {
             final ConsumerContext context = new ConsumerContext().name(name).token(token).path(path)
                 .ringSlots(path == DeliveryPath.RING ? 16384 : 0).resumeFromSequence(resumeFrom)
-                .eventLog(message -> { });
+                .snapshotOnConnect(snapshot).eventLog(message -> { });
             try (ShmTransport transport = new ShmTransport(new ShmContext().instance(instance));
                 EgressConsumer consumer = EgressConsumer.connect(transport, context))
             {
@@ -54,6 +62,7 @@ final class JavaConsumerThread implements AutoCloseable
                     {
                         ready.countDown();
                     }
+                    snapshotSequence = consumer.snapshotSequence();
                     idle.idle(work);
                 }
             }
@@ -80,6 +89,12 @@ final class JavaConsumerThread implements AutoCloseable
                 consumer.subscribe(id, view);
             }
         };
+    }
+
+    /** @return the sequence S of the last snapshot this consumer was delivered, 0 before one. */
+    long snapshotSequence()
+    {
+        return snapshotSequence;
     }
 
     void awaitReady() throws InterruptedException
