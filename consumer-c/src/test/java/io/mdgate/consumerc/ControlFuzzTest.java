@@ -135,6 +135,67 @@ class ControlFuzzTest
         assertTrue(ran >= 40, "every case ran: " + ran);
     }
 
+    /**
+     * After WELCOME: malformed messages of every type the consumer reads (and random frames) are counted and the
+     * session carries on: a ring slot written afterwards is still delivered, and the consumer ends cleanly.
+     */
+    @Test
+    void shouldCountMalformedMessagesAfterWelcomeAndCarryOn() throws Exception
+    {
+        try (FakePublisher publisher = new FakePublisher())
+        {
+            final NativeProcess consumer = RingWireTest.connect(publisher);
+            processes.add(consumer);
+            final org.agrona.concurrent.UnsafeBuffer region = publisher.mapRegion();
+            publisher.welcome();
+            publisher.grantSubscription();
+            publisher.collect();
+            consumer.awaitReady(30);
+            final List<ByteBuffer> garbage = new ArrayList<>();
+            garbage.add(message(ControlMessageDescriptor.SUBSCRIPTION, 48).putInt(8, 70_000));
+            garbage.add(message(ControlMessageDescriptor.SUBSCRIPTION, 48).putInt(8, 1).putInt(12, 1 << 30));
+            garbage.add(message(ControlMessageDescriptor.SUBSCRIPTION, 20));
+            garbage.add(message(ControlMessageDescriptor.RECOVERY_DATA, 64).putInt(8, -1));
+            garbage.add(message(ControlMessageDescriptor.RECOVERY_DATA, 128).putInt(8, 1_000_000));
+            garbage.add(message(ControlMessageDescriptor.RECOVERY_DATA, 10));
+            garbage.add(message(ControlMessageDescriptor.RECOVERY_END, 30));
+            garbage.add(message(ControlMessageDescriptor.RECOVERY_END, 48).putLong(16, Long.MAX_VALUE));
+            garbage.add(message(ControlMessageDescriptor.SNAPSHOT_DATA, 128).putInt(8, 1));
+            garbage.add(message(ControlMessageDescriptor.SNAPSHOT_END, 48));
+            garbage.add(message(ControlMessageDescriptor.RESYNCED, 12));
+            garbage.add(message(ControlMessageDescriptor.REJECT, 100));
+            garbage.add(message(ControlMessageDescriptor.WELCOME, 80));
+            garbage.add(message(999, 64));
+            garbage.add(message(0, 4));
+            final Random random = new Random(7002);
+            for (int i = 0; i < 200; i++)
+            {
+                final ByteBuffer frame = message(0, random.nextInt(400) + 8);
+                random.nextBytes(frame.array());
+                final int type = frame.getShort(0) & 0xFFFF;
+                if (type == ControlMessageDescriptor.REJECT || type == ControlMessageDescriptor.RESYNCED ||
+                    type == ControlMessageDescriptor.BYE)
+                {
+                    frame.putShort(0, (short)999); // these would end the session or move the ring, as they may
+                }
+                garbage.add(frame);
+            }
+            for (final ByteBuffer message : garbage)
+            {
+                publisher.send(message);
+            }
+            RingWireTest.writeIntact(region, 0);
+            consumer.awaitLine(false, "1"::equals, 30, "the tick written after the garbage");
+            consumer.signal("TERM");
+            assertEquals(0, consumer.awaitExit(30), consumer.err().toString());
+            assertNull(consumer.sanitizerReport());
+            final String summary = consumer.err().stream().filter(l -> l.contains(": delivered ")).findFirst()
+                .orElseThrow();
+            assertTrue(summary.contains("delivered 1 ticks") && summary.contains("reconnects 0"), summary);
+            assertFalse(summary.contains("malformed 0,"), "the malformed messages were counted: " + summary);
+        }
+    }
+
     /** @return null when the consumer behaved, else what it did wrong. */
     private String runCase(final byte[] answer) throws Exception
     {
