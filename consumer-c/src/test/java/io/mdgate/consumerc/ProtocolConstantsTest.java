@@ -14,6 +14,7 @@ import io.mdgate.egress.protocol.RejectFlyweight;
 import io.mdgate.egress.protocol.SequenceRangeFlyweight;
 import io.mdgate.egress.protocol.SharedLogDescriptor;
 import io.mdgate.egress.protocol.SlotCheck;
+import io.mdgate.egress.protocol.SnapshotRequestFlyweight;
 import io.mdgate.egress.protocol.StreamDatagramDescriptor;
 import io.mdgate.egress.protocol.SubscriptionFlyweight;
 import io.mdgate.egress.protocol.SubscriptionView;
@@ -189,6 +190,10 @@ class ProtocolConstantsTest
         fields(c, "MDGATE_RANGE_", "_OFFSET", SequenceRangeFlyweight.class, "FROM", "TO", "POSITION", "COUNT", "STATUS",
             "FLAGS");
         c.put("MDGATE_RANGE_LENGTH", (long)SequenceRangeFlyweight.LENGTH);
+        c.put("MDGATE_SNAPSHOT_FLAGS_OFFSET", field(SnapshotRequestFlyweight.class, "FLAGS"));
+        c.put("MDGATE_SNAPSHOT_COUNT_OFFSET", field(SnapshotRequestFlyweight.class, "COUNT"));
+        c.put("MDGATE_SNAPSHOT_IDS_OFFSET", (long)SnapshotRequestFlyweight.IDS_OFFSET);
+        c.put("MDGATE_SNAPSHOT_ORDERS_OMITTED", (long)ControlMessageDescriptor.ORDERS_OMITTED);
         c.put("MDGATE_RECOVERY_DATA_TICK_COUNT_OFFSET", field(RecoveryDataFlyweight.class, "TICK_COUNT"));
         c.put("MDGATE_RECOVERY_DATA_TICKS_OFFSET", (long)RecoveryDataFlyweight.TICKS_OFFSET);
 
