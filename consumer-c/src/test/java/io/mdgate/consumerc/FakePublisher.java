@@ -64,10 +64,17 @@ final class FakePublisher implements AutoCloseable
         return message;
     }
 
-    /** Takes the consumer's connection and returns its HELLO. */
+    /** Takes the consumer's (next) connection and returns its HELLO. */
     ByteBuffer acceptHello() throws IOException
     {
-        channel = server.accept();
+        final SocketChannel next = server.accept(); // a reconnecting consumer closed the last one itself
+        if (null != channel)
+        {
+            channel.close();
+        }
+        IoUtil.unmap(positionMapping);
+        positionMapping = null;
+        channel = next;
         hello = read();
         return hello;
     }
@@ -96,6 +103,12 @@ final class FakePublisher implements AutoCloseable
     /** Creates a position region and sends WELCOME naming it (heartbeats every 100 ms, timeout 30 s, no log). */
     UnsafeBuffer welcome() throws IOException
     {
+        return welcome(30_000_000_000L);
+    }
+
+    /** As {@link #welcome()}, with the heartbeat timeout the consumer is told to apply to this publisher. */
+    UnsafeBuffer welcome(final long heartbeatTimeoutNanos) throws IOException
+    {
         final long address = 0x5eed_0000L + ProcessHandle.current().pid();
         positionMapping =
             map(String.format("%s-region-%016x", instance, address), ShmRegionDescriptor.HEADER_LENGTH + 4096);
@@ -111,7 +124,7 @@ final class FakePublisher implements AutoCloseable
         final ByteBuffer welcome = message(ControlMessageDescriptor.WELCOME, 80);
         welcome.putLong(8, 1).putLong(16, address).putInt(24, 99).putInt(28, 1)
             .putLong(32, PositionRegionDescriptor.LENGTH).putLong(40, 1).putLong(48, 100_000_000L)
-            .putLong(56, 30_000_000_000L).putInt(64, 4096).putInt(68, 0).putInt(72, 0);
+            .putLong(56, heartbeatTimeoutNanos).putInt(64, 4096).putInt(68, 0).putInt(72, 0);
         send(welcome);
         return positions;
     }
@@ -133,11 +146,12 @@ final class FakePublisher implements AutoCloseable
     /** From now on a daemon thread collects what the consumer sends ({@link #received()}). */
     void collect()
     {
+        final SocketChannel from = channel;
         final Thread reader = new Thread(() ->
         {
             try
             {
-                for (ByteBuffer next; null != (next = read());)
+                for (ByteBuffer next; null != (next = read(from));)
                 {
                     received.add(next);
                 }
@@ -173,20 +187,25 @@ final class FakePublisher implements AutoCloseable
 
     private ByteBuffer read() throws IOException
     {
+        return read(channel);
+    }
+
+    private static ByteBuffer read(final SocketChannel from) throws IOException
+    {
         final ByteBuffer header = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-        if (!fill(header))
+        if (!fill(from, header))
         {
             return null;
         }
         final ByteBuffer body = ByteBuffer.allocate(header.getInt(0)).order(ByteOrder.LITTLE_ENDIAN);
-        return fill(body) ? body : null;
+        return fill(from, body) ? body : null;
     }
 
-    private boolean fill(final ByteBuffer buffer) throws IOException
+    private static boolean fill(final SocketChannel from, final ByteBuffer buffer) throws IOException
     {
         while (buffer.hasRemaining())
         {
-            if (channel.read(buffer) < 0)
+            if (from.read(buffer) < 0)
             {
                 return false;
             }
