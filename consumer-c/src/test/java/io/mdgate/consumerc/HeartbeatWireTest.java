@@ -36,8 +36,8 @@ class HeartbeatWireTest
                 final long heartbeats = publisher.received().stream()
                     .filter(m -> m.getShort(0) == ControlMessageDescriptor.HEARTBEAT).count();
                 assertTrue(heartbeats >= 2, "heartbeats every 100 ms while connected: " + heartbeats + " of " +
-                    publisher.received().stream().map(m -> m.getShort(0)).toList() + " after " + silentMillis + " ms; " +
-                    consumer.err());
+                    publisher.received().stream().map(m -> m.getShort(0)).toList() + " after " + silentMillis +
+                    " ms; " + consumer.err());
                 assertTrue(publisher.received().stream()
                     .filter(m -> m.getShort(0) == ControlMessageDescriptor.HEARTBEAT)
                     .allMatch(m -> m.capacity() == 24 && m.getLong(16) == 0), "each carries the last sequence, 0");
