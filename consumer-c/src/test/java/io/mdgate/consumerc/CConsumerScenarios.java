@@ -166,10 +166,24 @@ abstract class CConsumerScenarios
     @Test
     void shouldRecoverWhatAKilledAndRestartedCConsumerMissed() throws Exception
     {
+        killAndRestart(Set.of(1, 2, 3, 4, 5), "--instruments", "1,2,3,4,5");
+    }
+
+    @Test
+    void shouldRecoverWhatAKilledAndRestartedCConsumerOfTheSharedLogMissed() throws Exception
+    {
+        killAndRestart(null, "--all");
+        assertTrue(harness.publisher().counters().sharedLogTicks() > 0, "it read the shared log");
+    }
+
+    /** Kills a consumer of {@code instruments} (null: all) with SIGKILL mid-stream and restarts it from its last. */
+    private void killAndRestart(final Set<Integer> instruments, final String... subscription) throws Exception
+    {
         startPublisher(PublisherContext.DEFAULT_SHARED_LOG_SLOTS, "phoenix");
         final long last = 25_000;
-        final Set<Integer> instruments = Set.of(1, 2, 3, 4, 5);
-        final NativeProcess first = consumer("phoenix", "--instruments", "1,2,3,4,5", "--until", Long.toString(last));
+        final List<String> options = new ArrayList<>(List.of(subscription));
+        options.addAll(List.of("--until", Long.toString(last)));
+        final NativeProcess first = consumer("phoenix", options.toArray(new String[0]));
         first.awaitReady(60);
         publish(1, 10_000, last);
         awaitDelivered(first, 9_000);
@@ -178,8 +192,8 @@ abstract class CConsumerScenarios
         publish(10_001, 20_000, last);
 
         final long resumeFrom = beforeKill.get(beforeKill.size() - 1) + 1;
-        final NativeProcess second = consumer("phoenix", "--instruments", "1,2,3,4,5", "--until", Long.toString(last),
-            "--resume-from", Long.toString(resumeFrom));
+        options.addAll(List.of("--resume-from", Long.toString(resumeFrom)));
+        final NativeProcess second = consumer("phoenix", options.toArray(new String[0]));
         second.awaitReady(60);
         publish(20_001, last, last);
         assertEquals(0, second.awaitExit(60), second.err().toString());
