@@ -4,6 +4,7 @@ import io.mdgate.egress.protocol.ControlMessageDescriptor;
 import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.support.PublisherHarness;
 import io.mdgate.egress.support.MultiProcessDay;
+import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmInstance;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,12 @@ abstract class CConsumerScenarios
 
     private void startPublisher(final int sharedLogSlots, final String... consumers)
     {
-        harness = new PublisherHarness(ShmInstance.context(ShmInstance.unique()), List.of(consumers),
+        startPublisher(ShmInstance.context(ShmInstance.unique()), sharedLogSlots, consumers);
+    }
+
+    private void startPublisher(final ShmContext shm, final int sharedLogSlots, final String... consumers)
+    {
+        harness = new PublisherHarness(shm, List.of(consumers),
             context -> context.heartbeatTimeoutNanos(TimeUnit.SECONDS.toNanos(30)).sharedLogSlots(sharedLogSlots));
     }
 
@@ -219,11 +225,29 @@ abstract class CConsumerScenarios
         pauseTheSlowConsumerUntilLapped(false);
     }
 
+    @Test
+    void shouldRecoverWhatAStoppedCConsumerOfTheStreamLost() throws Exception
+    {
+        // a broadcast log of 64 datagrams: the stopped consumer loses most of what is sent meanwhile
+        startPublisher(ShmInstance.context(ShmInstance.unique()).streamSlots(64), 0, "fast", "slow");
+        pauseTheSlowConsumerUntilLapped(false, "--path", "stream");
+        final Map<String, Long> stats = summary(processes.get(1));
+        assertTrue(stats.get("gaps") >= 1, "the stream's gap was seen: " + stats);
+    }
+
     private void pauseTheSlowConsumerUntilLapped(final boolean rings) throws Exception
+    {
+        pauseTheSlowConsumerUntilLapped(rings, "--ring-slots", "256");
+    }
+
+    private void pauseTheSlowConsumerUntilLapped(final boolean rings, final String... slowPath) throws Exception
     {
         final long last = 30_000;
         final NativeProcess fast = consumer("fast", "--all", "--ring-slots", "16384", "--until", Long.toString(last));
-        final NativeProcess slow = consumer("slow", "--all", "--ring-slots", "256", "--until", Long.toString(last));
+        final List<String> slowOptions = new ArrayList<>(List.of("--all", "--until", Long.toString(last)));
+        slowOptions.addAll(List.of(slowPath));
+        final NativeProcess slow = consumer("slow", slowOptions.toArray(new String[0]));
+        final boolean stream = slowOptions.contains("stream");
         fast.awaitReady(60);
         slow.awaitReady(60);
 
@@ -243,10 +267,14 @@ abstract class CConsumerScenarios
         assertEquals(expected(1, last, last, null), received(fast));
         assertEquals(expected(1, last, last, null), received(slow));
         final Map<String, Long> stats = summary(slow);
-        assertTrue(stats.get("laps") >= 1, "the slow consumer was lapped: " + stats);
+        assertTrue(stream || stats.get("laps") >= 1, "the slow consumer was lapped: " + stats);
         assertTrue(stats.get("recovered") > 0, "and recovered from the recovery source: " + stats);
         assertEquals(0, stats.get("unrecovered"));
-        if (rings)
+        if (stream)
+        {
+            assertEquals(0, harness.publisher().counters().laps(), "the stream laps nobody at the publisher");
+        }
+        else if (rings)
         {
             assertTrue(harness.publisher().counters().laps() >= 1, "the publisher stopped the slow ring");
         }
