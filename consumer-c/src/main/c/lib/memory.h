@@ -3,7 +3,7 @@
  * Shared words are read and written through C11 atomics on the mapping (a uint64_t there is 8-byte aligned and
  * _Atomic uint64_t has its size and alignment on every target this library builds for: checked below), so a
  * concurrent write by the publisher is never a data race in the C11 sense. Private copies (control messages,
- * slot copies) are read with the little-endian helpers. Internal to the library.
+ * slot copies) are read with the little-endian functions below. Internal to the library.
  */
 #ifndef MDGATE_MEMORY_H
 #define MDGATE_MEMORY_H
