@@ -11,6 +11,9 @@ import io.mdgate.core.book.OrderBooks;
 import io.mdgate.core.feed.FeedSession;
 import io.mdgate.core.feed.UdpRetransmitRequester;
 import io.mdgate.core.tick.BookRestore;
+import io.mdgate.core.tick.DepthImage;
+import io.mdgate.core.tick.sbe.EventType;
+import io.mdgate.core.tick.sbe.TickEncoder;
 import io.mdgate.core.tick.ExchangeClock;
 import io.mdgate.core.tick.Normalizer;
 import io.mdgate.core.ticklog.TickLog;
@@ -160,7 +163,6 @@ public final class Gateway implements AutoCloseable
                 journal != null ? journal.publisher() : null, marketState, clock, ingressToSession, counters);
             session.normalizer().depthLevels(config.book().depthLevels());
             agents.put("session", session);
-            resume.ifPresent(p -> restore(session.normalizer(), p, err));
             for (final IngressAgent ingress : ingressAgents)
             {
                 ingress.input(onSessionCore(ingress.roleName()) ? session :
@@ -188,6 +190,7 @@ public final class Gateway implements AutoCloseable
                     (from, to, handler) -> replay[0] == null ? 0 : replay[0].replay(from, to, handler));
             config.egress().consumers().forEach(c -> publisherContext.token(c.name(), c.token()));
             publisher = new EgressPublisher(publisherContext);
+            resume.ifPresent(p -> restore(session.normalizer(), publisher, p, config.book().depthLevels(), err));
             final List<String> consumerNames = config.egress().consumers().stream()
                 .map(GatewayConfig.Consumer::name).toList();
             agents.put("egress", new EgressStage(publisher, egressReader, EGRESS_INPUT_LIMIT,
@@ -507,20 +510,36 @@ public final class Gateway implements AutoCloseable
 
     /**
      * Rebuilds the books of the session the journal ends in, so the ticks after a restart are those an uninterrupted
-     * gateway would have made, and says so on stderr.
+     * gateway would have made, and the egress's records (top of book, depth, order mirror) in the same pass, so the
+     * tables and snapshots consumers get after the restart hold every instrument, not only those that traded since;
+     * says so on stderr. The depth records are set from the rebuilt books (top {@code depthLevels} per side), not
+     * from the journaled LEVEL ticks, which a run with another D may have written.
      */
-    private void restore(final Normalizer normalizer, final ResumePoint point, final PrintStream err)
+    private void restore(final Normalizer normalizer, final EgressPublisher publisher, final ResumePoint point,
+        final int depthLevels, final PrintStream err)
     {
         final long start = System.nanoTime();
         final BookRestore restore = new BookRestore(normalizer);
-        journal.replaySession(point, restore);
+        journal.replaySession(point, (buffer, offset) ->
+        {
+            restore.onTick(buffer, offset);
+            if (buffer.getByte(offset + TickEncoder.eventTypeEncodingOffset()) != EventType.LEVEL.value())
+            {
+                publisher.restoreTick(buffer, offset);
+            }
+        });
         normalizer.resume(point.sessionNumber(), point.lastExchangeTimestamp());
+        final long levels = new DepthImage().write(normalizer.books(), depthLevels, point.sessionNumber(),
+            point.lastGatewaySequence(), point.lastExchangeTimestamp(), publisher::restoreTick);
         final long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         err.println("mdgate run: resuming session " + FeedEventLog.name(new UnsafeBuffer(point.sessionName()), 0) +
             " (number " + point.sessionNumber() + ") at exchange sequence " + point.nextExchangeSequence() +
-            " and gateway sequence " + point.nextGatewaySequence() + "; books rebuilt from " + restore.ticks() +
-            " journaled ticks in " + millis + " ms" + (restore.topOfBookMismatches() == 0 ? "" :
-            ", " + restore.topOfBookMismatches() + " top-of-book ticks disagreed with the rebuilt book"));
+            " and gateway sequence " + point.nextGatewaySequence() + "; books and egress records rebuilt from " +
+            restore.ticks() + " journaled ticks in " + millis + " ms" + (depthLevels == 0 ? "" : ", " + levels +
+            " depth levels") + (restore.topOfBookMismatches() == 0 ? "" : ", " + restore.topOfBookMismatches() +
+            " top-of-book ticks disagreed with the rebuilt book") + (restore.depthMismatches() == 0 ? "" : ", " +
+            restore.depthMismatches() + " LEVEL ticks differ from the rebuilt book (a run with another " +
+            "[book] depth_levels? consumers that keep depth from LEVEL ticks need a snapshot)"));
     }
 
     private FeedSession.Context sessionContext(final GatewayConfig.Feed feed, final EpochNanoClock clock,

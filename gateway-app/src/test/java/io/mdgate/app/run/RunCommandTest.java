@@ -306,6 +306,118 @@ class RunCommandTest
         }
         assertTrue(Files.size(dir.resolve("hlog").resolve("run-test-" + ProcessHandle.current().pid() +
             "-ingress_to_session.hlog")) > 0, "latency log written");
+
+        // Restarted on the same journal with fewer depth levels and no feed: a late joiner's tables and snapshot
+        // still hold every instrument as the journal left it, the depth cut to the new D.
+        final Path lessDepth = dir.resolve("gw-less-depth.toml");
+        Files.writeString(lessDepth, LoopbackGatewayConfig.toml(dir, "run-test-" + ProcessHandle.current().pid(),
+            groupA, groupB, retransmitPort, "pipeline".equals(shape) ? LoopbackGatewayConfig.twoCores() :
+            LoopbackGatewayConfig.oneCore()) + "\n[book]\ndepth_levels = " + (DEPTH - 2) + "\n");
+        restartAndJoinLate(lessDepth, DEPTH - 2);
+    }
+
+    /**
+     * Runs the gateway again on the journal of the first run, feeds it nothing, and checks what a consumer that joins
+     * it sees: the top-of-book and depth tables and a depth snapshot of every instrument equal to the books rebuilt
+     * from the journal, at the restarted gateway's D.
+     */
+    private void restartAndJoinLate(final Path config, final int depth) throws Exception
+    {
+        final OrderBooks books = new OrderBooks(new BookContext().referenceWindow(1 << 16));
+        final long ticks;
+        try (JournalReader reader = JournalReader.open(dir.resolve("journal"));
+            TickReplay replay = reader.newTickReplay())
+        {
+            ticks = replay.lastSequence();
+            replay.replay(1, ticks, new BookRestore(new Normalizer(books,
+                new ExchangeClock(java.time.LocalDate.of(2025, 1, 2)), (b, o) -> { }, 1)));
+        }
+        Files.delete(dir.resolve("counters")); // so that the wait below sees the new run's file, not the last one's
+        final StringWriter restartOut = new StringWriter();
+        final StringWriter restartErr = new StringWriter();
+        final RunCommand run = new RunCommand();
+        final CompletableFuture<Integer> gateway = CompletableFuture.supplyAsync(() -> new CommandLine(run)
+            .setOut(new PrintWriter(restartOut)).setErr(new PrintWriter(restartErr))
+            .execute("--config", config.toString(), "--no-pin"));
+        EgressConsumer joiner = null;
+        try
+        {
+            awaitRunning(dir.resolve("counters"), gateway, restartErr);
+            assertTrue(restartErr.toString().contains("resuming session") &&
+                restartErr.toString().contains("egress records rebuilt"), restartErr + " / " + restartOut);
+            joiner = EgressConsumer.connect(new ShmTransport(new ShmContext()
+                .directory(dir.resolve("shm")).instance("run-test-" + ProcessHandle.current().pid()).conclude()),
+                new ConsumerContext().name("c2").token("token-2").reconnect(false));
+            for (int i = 1; i <= INSTRUMENTS; i++)
+            {
+                joiner.subscribe(i, SubscriptionView.DEPTH);
+            }
+            final DepthBook[] snapshot = new DepthBook[INSTRUMENTS + 1];
+            for (int i = 0; i <= INSTRUMENTS; i++)
+            {
+                snapshot[i] = new DepthBook(depth);
+            }
+            final TickHandler levels = (buffer, offset) ->
+            {
+                final TickDecoder tick = new TickDecoder().wrap(buffer, offset, TickDecoder.BLOCK_LENGTH,
+                    TickDecoder.SCHEMA_VERSION);
+                if (tick.eventType() == EventType.LEVEL)
+                {
+                    snapshot[tick.instrumentId()].apply(buffer, offset);
+                }
+            };
+            final long joinBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (joiner.subscriptionsAwaitingAnswer() > 0 && System.nanoTime() < joinBy)
+            {
+                joiner.poll(levels, 1024);
+            }
+            joiner.requestSnapshot();
+            while ((joiner.isSnapshotPending() || joiner.counters().snapshots() == 0) && System.nanoTime() < joinBy)
+            {
+                joiner.poll(levels, 1024);
+            }
+            assertEquals(1, joiner.counters().snapshots(), "the joiner got a snapshot after the restart");
+            assertEquals(ticks, joiner.snapshotSequence(), "of the last journaled tick");
+            assertEquals(depth, joiner.depthLevels(), "the restarted gateway's D");
+            final io.mdgate.egress.protocol.TopOfBookFlyweight top = new io.mdgate.egress.protocol.TopOfBookFlyweight();
+            for (int i = 1; i <= INSTRUMENTS; i++)
+            {
+                final DepthBook table = new DepthBook();
+                assertEquals(TopOfBookReader.READ, joiner.depth(i, table), "depth table of instrument " + i);
+                assertEquals(TopOfBookReader.READ, joiner.topOfBook(i, top), "top-of-book table of instrument " + i);
+                for (int side = BookSide.BID; side <= BookSide.ASK; side++)
+                {
+                    final int held = Math.min(depth, books.levelCount(i, side));
+                    final String where = "after the restart, instrument " + i + " side " + side;
+                    assertEquals(held, table.levels(side), where + ": depth table");
+                    assertEquals(held, snapshot[i].levels(side), where + ": snapshot");
+                    for (int d = 0; d < held; d++)
+                    {
+                        assertEquals(books.depthPrice(i, side, d), table.price(side, d), where);
+                        assertEquals(books.depthSize(i, side, d), table.quantity(side, d), where);
+                        assertEquals(books.depthOrderCount(i, side, d), table.orders(side, d), where);
+                        assertEquals(books.depthPrice(i, side, d), snapshot[i].price(side, d), where);
+                        assertEquals(books.depthSize(i, side, d), snapshot[i].quantity(side, d), where);
+                    }
+                    if (held > 0)
+                    {
+                        assertEquals(books.depthPrice(i, side, 0), side == BookSide.BID ? top.bidPrice() :
+                            top.askPrice(), where + ": top-of-book table");
+                        assertEquals(books.depthSize(i, side, 0), side == BookSide.BID ? top.bidSize() :
+                            top.askSize(), where + ": top-of-book table");
+                    }
+                }
+            }
+        }
+        finally
+        {
+            if (joiner != null)
+            {
+                joiner.close();
+            }
+            run.stop();
+            assertEquals(0, gateway.get(60, TimeUnit.SECONDS), restartErr.toString());
+        }
     }
 
     private static void awaitRunning(final Path counters, final CompletableFuture<Integer> gateway,

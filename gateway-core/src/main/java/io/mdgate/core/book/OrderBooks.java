@@ -285,6 +285,16 @@ public final class OrderBooks
     }
 
     /**
+     * {@link #prefetch(long)} for the first {@code count} references of an array, all reads issued back to back.
+     *
+     * @return a value derived from the records, for the caller to keep.
+     */
+    public long prefetch(final long[] references, final int count)
+    {
+        return orders.touch(references, count);
+    }
+
+    /**
      * Second step of a prefetch: reads the level record of the order with that reference, if its window record
      * holds it (an order in an overflow record is skipped). Changes nothing.
      *

@@ -70,6 +70,24 @@ final class OrderPool
         return records[at((int)reference & mask)];
     }
 
+    /**
+     * {@link #touch} for the first {@code count} references of an array, in a loop of a few instructions per
+     * reference, so that every read is in flight at once rather than as many as fit between the work around them.
+     *
+     * @return the sum of the records' first words, for the caller to keep.
+     */
+    long touch(final long[] references, final int count)
+    {
+        final long[] records = this.records;
+        final int mask = this.mask;
+        long sum = 0;
+        for (int i = 0; i < count; i++)
+        {
+            sum += records[at((int)references[i] & mask)];
+        }
+        return sum;
+    }
+
     /** @return the level field of the reference's window record, whoever holds it (a prefetch hint only). */
     int windowLevel(final long reference)
     {

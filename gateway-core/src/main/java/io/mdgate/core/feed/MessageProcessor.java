@@ -50,6 +50,8 @@ public final class MessageProcessor implements MoldUdp64MessageHandler, GapHandl
     private long prefetched;
     private int staged;
     private int levelsInCache = LEVELS_IN_CACHE;
+    /** Whether the packet being noted gets the second prefetch step; decided at the previous packet. */
+    private boolean stageLevels;
     private final long[] stagedReference = new long[STAGED];
     private final int[] stagedBook = new int[STAGED];
 
@@ -147,40 +149,39 @@ public final class MessageProcessor implements MoldUdp64MessageHandler, GapHandl
     }
 
     /**
-     * @return {@link ItchMessageDecoder#OK}, or the decoder's code for a malformed message (which is dropped).
-     */
-    /**
-     * Starts bringing into the cache the order record a message will touch, without processing it. A packet's
-     * messages name orders all over the book, each a likely cache miss on a book bigger than the cache; touching
-     * all of them first lets the misses overlap, so processing the packet then waits about one memory latency
-     * instead of one per message. Only order events (add, execute, cancel, delete, replace) are touched; anything
-     * else, or a message too short to hold a reference, is ignored. Changes no state that processing reads.
+     * Notes the order record a message will touch, without processing it, for {@link #process} to bring into the
+     * cache with the others of its packet. A packet's messages name orders all over the book, each a likely cache
+     * miss on a book bigger than the cache; reading all of them back to back, in a loop of a few instructions each,
+     * lets the misses overlap, so processing the packet then waits about one memory latency instead of one per
+     * message. Only order events (add, execute, cancel, delete, replace) are noted; anything else, or a message too
+     * short to hold a reference, is ignored. Changes no state that processing reads.
      */
     @Override
     public void prefetch(final DirectBuffer buffer, final int offset, final int length)
     {
         final byte type;
-        if (length >= ORDER_EVENT_MIN_LENGTH && isOrderEvent(type = buffer.getByte(offset)))
+        if (staged < STAGED && length >= ORDER_EVENT_MIN_LENGTH && isOrderEvent(type = buffer.getByte(offset)))
         {
-            final long reference = buffer.getLong(offset + REFERENCE_OFFSET, ByteOrder.BIG_ENDIAN);
-            prefetched += normalizer.books().prefetch(reference);
-            if (staged < STAGED && normalizer.books().levelCount() > levelsInCache)
+            stagedReference[staged] = buffer.getLong(offset + REFERENCE_OFFSET, ByteOrder.BIG_ENDIAN);
+            if (stageLevels)
             {
                 final boolean add = type == ItchMessageType.ADD_ORDER || type == ItchMessageType.ADD_ORDER_MPID;
-                stagedReference[staged] = reference;
                 stagedBook[staged] = add ? (buffer.getShort(offset + ItchMessageFlyweight.STOCK_LOCATE_OFFSET,
                     ByteOrder.BIG_ENDIAN) & 0xFFFF) << 1 | (buffer.getByte(offset + AddOrderFlyweight.SIDE_OFFSET) ==
                     'S' ? 1 : 0) : -1;
-                staged++;
             }
+            staged++;
         }
     }
 
+    /**
+     * @return {@link ItchMessageDecoder#OK}, or the decoder's code for a malformed message (which is dropped).
+     */
     public int process(final DirectBuffer buffer, final int offset, final int length, final long sequence)
     {
         if (staged > 0)
         {
-            prefetchLevels();
+            prefetchStaged();
         }
         messageCount++;
         normalizer.exchangeSequence(sequence);
@@ -197,19 +198,24 @@ public final class MessageProcessor implements MoldUdp64MessageHandler, GapHandl
     }
 
     /**
-     * The second step of a packet's prefetch, at its first message: the order records touched first have arrived
-     * (or are on their way), so each order event's level record, and for an add its side's best entry, can be
-     * touched now; on a book of hundreds of thousands of levels these are the next misses. Only while more than
-     * {@link #LEVELS_IN_CACHE} levels are live.
+     * A packet's prefetch, at its first message: its order records read back to back; then, while more than
+     * {@link #LEVELS_IN_CACHE} levels are live, a second step once those records have arrived (or are on their
+     * way): each order event's level record, and for an add its side's best entry, the next misses on a book of
+     * hundreds of thousands of levels.
      */
-    private void prefetchLevels()
+    private void prefetchStaged()
     {
         final OrderBooks books = normalizer.books();
-        for (int i = 0; i < staged; i++)
+        prefetched += books.prefetch(stagedReference, staged);
+        if (stageLevels)
         {
-            final int book = stagedBook[i];
-            prefetched += book < 0 ? books.prefetchLevel(stagedReference[i]) : books.prefetchSide(book);
+            for (int i = 0; i < staged; i++)
+            {
+                final int book = stagedBook[i];
+                prefetched += book < 0 ? books.prefetchLevel(stagedReference[i]) : books.prefetchSide(book);
+            }
         }
+        stageLevels = books.levelCount() > levelsInCache;
         staged = 0;
     }
 
@@ -217,6 +223,7 @@ public final class MessageProcessor implements MoldUdp64MessageHandler, GapHandl
     MessageProcessor levelsInCache(final int levels)
     {
         levelsInCache = levels;
+        stageLevels = normalizer.books().levelCount() > levels;
         return this;
     }
 

@@ -243,6 +243,33 @@ public final class EgressPublisher implements Agent, TickHandler, AutoCloseable
     }
 
     /**
+     * Takes a tick of the state the gateway restarts from into the publisher's records without publishing it: the
+     * instrument records behind the top-of-book tables, the depth records ({@code LEVEL} ticks; a {@code SESSION}
+     * tick empties them) and, with order snapshots on, the order mirror. A restarted gateway hands over its session's
+     * journaled ticks this way before the egress runs, so the tables and snapshots a consumer gets after the restart
+     * hold the instruments that did not trade since; consumers still recover the ticks themselves from the journal.
+     * Nothing is sent and no consumer is touched. Not for live ticks: the egress agent's thread, before it starts.
+     */
+    public void restoreTick(final DirectBuffer buffer, final int offset)
+    {
+        final int instrument = buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF;
+        final byte eventType = buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET);
+        records.apply(buffer, offset, instrument, eventType);
+        snapshots.onTick(buffer, offset, instrument, eventType);
+        if (null != depth)
+        {
+            if (eventType == LEVEL)
+            {
+                depth.apply(buffer, offset, instrument);
+            }
+            else if (eventType == SESSION)
+            {
+                depth.clearAll(buffer, offset);
+            }
+        }
+    }
+
+    /**
      * Writes the pending instrument's depth into the table of every consumer that takes it: once per ITCH message
      * (at its last tick), or sooner when a tick of another instrument or the end of the duty cycle comes first.
      */

@@ -1,0 +1,333 @@
+/*
+ * mdgate-journal-c: reads the ticks of an mdgate journal without a JVM (libmdgate-consumer's journal reader) and
+ * prints them as JSON lines, the same objects as `mdgate replay --to json` without symbols, or a count, a summary,
+ * or the raw 64-byte ticks.
+ *
+ *   mdgate-journal-c DIR [--from N] [--to N] [--count | --summary | --raw FILE]
+ *
+ * Exit codes: 0 done; 1 the journal is damaged or cannot be read (the ticks before the damage were printed, the
+ * message is on stderr); 2 bad arguments, or a directory that is not a journal.
+ */
+#include "mdgate/journal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum output
+{
+    OUTPUT_JSON,
+    OUTPUT_COUNT,
+    OUTPUT_SUMMARY,
+    OUTPUT_RAW
+};
+
+struct options
+{
+    const char *directory;
+    uint64_t from;
+    uint64_t to;
+    enum output output;
+    const char *raw;
+};
+
+static const char *const EVENTS[] = {
+    NULL, "ADD", "EXECUTE", "EXECUTE_WITH_PRICE", "CANCEL", "DELETE", "REPLACE", "TRADE", "CROSS_TRADE",
+    "BROKEN_TRADE", "TOP_OF_BOOK", "TRADING_STATUS", "SYSTEM_EVENT", "INSTRUMENT", "REG_SHO", "IMBALANCE",
+    "LULD_COLLAR", "MWCB_LEVEL", "MWCB_STATUS", "IPO_QUOTING", "RETAIL_INTEREST", "DIRECT_LISTING",
+    "MARKET_PARTICIPANT", "OPERATIONAL_HALT", "GAP", "SESSION", "LEVEL",
+};
+
+static const char *const FLAGS[] = {
+    "lineB", "recovered", "lastInMessage", "lastInPacket", "nonPrintable", "quantitySaturated", "priceRescaled",
+    "replayed", "bookCrossed", "unknownOrder", "snapshot",
+};
+
+static void usage(FILE *out)
+{
+    fputs("usage: mdgate-journal-c DIR [--from N] [--to N] [--count | --summary | --raw FILE]\n"
+          "  DIR          a journal directory (the one holding mdgate-journal.properties)\n"
+          "  --from N     first gateway sequence to print (default: the journal's first)\n"
+          "  --to N       last gateway sequence to print (default: the journal's last)\n"
+          "  --count      print only the number of ticks\n"
+          "  --summary    print one JSON object: roll cycle, cycle files, ticks, first and last sequence\n"
+          "  --raw FILE   write the ticks' 64 bytes each, back to back, to FILE (- for stdout)\n"
+          "without an output option, one JSON object per tick and line\n", out);
+}
+
+static bool parse_sequence(const char *text, uint64_t *value)
+{
+    if (text == NULL || *text < '0' || *text > '9')
+    {
+        return false;
+    }
+    char *end;
+    errno = 0;
+    const unsigned long long parsed = strtoull(text, &end, 10);
+    if (errno != 0 || *end != '\0')
+    {
+        return false;
+    }
+    *value = parsed;
+    return true;
+}
+
+static bool set_output(struct options *options, const enum output output)
+{
+    if (options->output != OUTPUT_JSON)
+    {
+        fputs("mdgate-journal-c: --count, --summary and --raw exclude each other\n", stderr);
+        return false;
+    }
+    options->output = output;
+    return true;
+}
+
+static bool parse(const int argc, char **argv, struct options *options)
+{
+    options->to = UINT64_MAX;
+    for (int i = 1; i < argc; i++)
+    {
+        const char *arg = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(arg, "--from") == 0 || strcmp(arg, "--to") == 0)
+        {
+            if (!parse_sequence(next, strcmp(arg, "--from") == 0 ? &options->from : &options->to))
+            {
+                fprintf(stderr, "mdgate-journal-c: %s needs a sequence number, not '%s'\n", arg,
+                    next == NULL ? "" : next);
+                return false;
+            }
+            i++;
+        }
+        else if (strcmp(arg, "--count") == 0 || strcmp(arg, "--summary") == 0)
+        {
+            if (!set_output(options, strcmp(arg, "--count") == 0 ? OUTPUT_COUNT : OUTPUT_SUMMARY))
+            {
+                return false;
+            }
+        }
+        else if (strcmp(arg, "--raw") == 0)
+        {
+            if (next == NULL || !set_output(options, OUTPUT_RAW))
+            {
+                if (next == NULL)
+                {
+                    fputs("mdgate-journal-c: --raw needs a file (- for stdout)\n", stderr);
+                }
+                return false;
+            }
+            options->raw = next;
+            i++;
+        }
+        else if (arg[0] == '-' && arg[1] != '\0')
+        {
+            fprintf(stderr, "mdgate-journal-c: unknown option '%s'\n", arg);
+            return false;
+        }
+        else if (options->directory != NULL)
+        {
+            fprintf(stderr, "mdgate-journal-c: one journal directory only ('%s' and '%s')\n", options->directory, arg);
+            return false;
+        }
+        else
+        {
+            options->directory = arg;
+        }
+    }
+    if (options->directory == NULL)
+    {
+        fputs("mdgate-journal-c: no journal directory given\n", stderr);
+        return false;
+    }
+    if (options->from > options->to)
+    {
+        fprintf(stderr, "mdgate-journal-c: --from %" PRIu64 " is after --to %" PRIu64 "\n", options->from,
+            options->to);
+        return false;
+    }
+    return true;
+}
+
+static uint64_t u64(const uint8_t *tick, const int offset)
+{
+    uint64_t value;
+    memcpy(&value, tick + offset, sizeof value);
+    return value;
+}
+
+static uint32_t u32(const uint8_t *tick, const int offset)
+{
+    uint32_t value;
+    memcpy(&value, tick + offset, sizeof value);
+    return value;
+}
+
+static uint16_t u16(const uint8_t *tick, const int offset)
+{
+    uint16_t value;
+    memcpy(&value, tick + offset, sizeof value);
+    return value;
+}
+
+/* Price(4) as a quoted decimal with four places, or null (the mantissa's null, INT32_MIN). */
+static void print_price(FILE *out, const int32_t mantissa)
+{
+    if (mantissa == INT32_MIN)
+    {
+        fputs("null", out);
+        return;
+    }
+    const int64_t absolute = mantissa < 0 ? -(int64_t)mantissa : mantissa;
+    fprintf(out, "\"%s%" PRId64 ".%04" PRId64 "\"", mantissa < 0 ? "-" : "", absolute / 10000, absolute % 10000);
+}
+
+/* The tick as `mdgate replay --to json` writes it (TickJson, symbols unknown), one line. */
+static void print_json(FILE *out, const uint8_t *tick)
+{
+    const uint8_t event = tick[62];
+    const uint8_t side = tick[63];
+    fprintf(out, "{\"gatewaySequence\": %" PRIu64 ", \"exchangeSequence\": %" PRIu64 ", \"exchangeTimestamp\": %"
+        PRId64 ", \"receiveTimestamp\": %" PRId64 ", \"instrument\": %u, \"symbol\": null, \"sessionId\": %u, "
+        "\"event\": \"", u64(tick, 0), u64(tick, 8), (int64_t)u64(tick, 16), (int64_t)u64(tick, 24), u16(tick, 56),
+        u16(tick, 58));
+    if (event < sizeof EVENTS / sizeof EVENTS[0] && EVENTS[event] != NULL)
+    {
+        fputs(EVENTS[event], out);
+    }
+    else
+    {
+        fprintf(out, "UNKNOWN_%u", event);
+    }
+    if (side >= 0x20 && side < 0x7F && side != '"' && side != '\\')
+    {
+        fprintf(out, "\", \"side\": \"%c\", \"price\": ", side);
+    }
+    else
+    {
+        fprintf(out, "\", \"side\": \"\\u%04x\", \"price\": ", side);
+    }
+    print_price(out, (int32_t)u32(tick, 48));
+    fprintf(out, ", \"quantity\": %" PRIu32 ", \"orderReference\": %" PRIu64 ", \"matchOrNewReference\": %" PRIu64
+        ", \"flags\": [", u32(tick, 52), u64(tick, 32), u64(tick, 40));
+    const uint16_t flags = u16(tick, 60);
+    bool first = true;
+    for (unsigned bit = 0; bit < sizeof FLAGS / sizeof FLAGS[0]; bit++)
+    {
+        if ((flags & (1u << bit)) != 0)
+        {
+            fprintf(out, first ? "\"%s\"" : ", \"%s\"", FLAGS[bit]);
+            first = false;
+        }
+    }
+    fputs("]}\n", out);
+}
+
+static void print_summary(FILE *out, const mdgate_journal *journal, const uint64_t ticks, const uint64_t first,
+    const uint64_t last)
+{
+    fprintf(out, "{\"rollCycle\": \"%s\", \"cycleFiles\": %zu, \"ticks\": %" PRIu64, mdgate_journal_roll_cycle(journal),
+        mdgate_journal_cycle_count(journal), ticks);
+    if (ticks > 0)
+    {
+        fprintf(out, ", \"firstSequence\": %" PRIu64 ", \"lastSequence\": %" PRIu64, first, last);
+    }
+    else
+    {
+        fputs(", \"firstSequence\": null, \"lastSequence\": null", out);
+    }
+    fputs("}\n", out);
+}
+
+static FILE *open_output(const struct options *options)
+{
+    if (options->output != OUTPUT_RAW || strcmp(options->raw, "-") == 0)
+    {
+        return stdout;
+    }
+    FILE *out = fopen(options->raw, "wb");
+    if (out == NULL)
+    {
+        fprintf(stderr, "mdgate-journal-c: cannot write %s: %s\n", options->raw, strerror(errno));
+    }
+    return out;
+}
+
+int main(const int argc, char **argv)
+{
+    struct options options = { 0 };
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+    {
+        usage(stdout);
+        return 0;
+    }
+    if (!parse(argc, argv, &options))
+    {
+        usage(stderr);
+        return 2;
+    }
+    mdgate_journal *journal = NULL;
+    int result = mdgate_journal_open(options.directory, &journal);
+    if (result == MDGATE_JOURNAL_OK)
+    {
+        result = mdgate_journal_range(journal, options.from, options.to);
+    }
+    if (result != MDGATE_JOURNAL_OK)
+    {
+        fprintf(stderr, "mdgate-journal-c: %s\n", mdgate_journal_message(journal));
+        mdgate_journal_close(journal);
+        return result == MDGATE_JOURNAL_ENOTJOURNAL || result == MDGATE_JOURNAL_EINVAL ? 2 : 1;
+    }
+    FILE *out = open_output(&options);
+    if (out == NULL)
+    {
+        mdgate_journal_close(journal);
+        return 1;
+    }
+    static char buffer[1 << 20];
+    setvbuf(out, buffer, _IOFBF, sizeof buffer);
+    uint64_t ticks = 0;
+    uint64_t first = 0;
+    uint64_t last = 0;
+    const uint8_t *tick;
+    while ((result = mdgate_journal_next(journal, &tick)) == MDGATE_JOURNAL_OK)
+    {
+        last = mdgate_journal_tick_sequence(tick);
+        first = ticks++ == 0 ? last : first;
+        if (options.output == OUTPUT_JSON)
+        {
+            print_json(out, tick);
+        }
+        else if (options.output == OUTPUT_RAW)
+        {
+            fwrite(tick, MDGATE_JOURNAL_TICK_LENGTH, 1, out);
+        }
+    }
+    if (options.output == OUTPUT_COUNT)
+    {
+        fprintf(out, "%" PRIu64 "\n", ticks);
+    }
+    else if (options.output == OUTPUT_SUMMARY)
+    {
+        print_summary(out, journal, ticks, first, last);
+    }
+    const bool written = fflush(out) == 0 && !ferror(out);
+    if (out != stdout)
+    {
+        fclose(out);
+    }
+    if (result != MDGATE_JOURNAL_END)
+    {
+        fprintf(stderr, "mdgate-journal-c: %s (%s, after %" PRIu64 " ticks)\n", mdgate_journal_message(journal),
+            mdgate_journal_result_name(result), ticks);
+    }
+    else if (!written)
+    {
+        fprintf(stderr, "mdgate-journal-c: writing the output failed: %s\n", strerror(errno));
+    }
+    mdgate_journal_close(journal);
+    return result == MDGATE_JOURNAL_END && written ? 0 : 1;
+}
