@@ -100,14 +100,20 @@ demo: setup ## The whole chain on this host for ~30 s: simulator -> gateway -> j
 	$(MAVEN) -DskipTests -pl gateway-app -am package
 	./mdgate demo --dir $(DEMO_DIR) $(DEMO_ARGS)
 
-dist: setup ## Package an installation tarball (bin/ lib/ native/ conf/ systemd/) as target/mdgate-VERSION.tar.gz.
-	$(MAVEN) -DskipTests -pl gateway-app -am package
-	rm -rf $(DIST_DIR) && mkdir -p $(DIST_DIR)/{bin,lib,native,conf,systemd,docs}
+dist: setup ## Package an installation tarball (bin/ lib/ native/ include/ share/ conf/ systemd/) as target/mdgate-VERSION.tar.gz.
+	$(MAVEN) -DskipTests -pl gateway-app,consumer-c -am package
+	rm -rf $(DIST_DIR) && mkdir -p $(DIST_DIR)/{bin,lib,native,include,share,conf,systemd,docs}
 	install -m 755 deploy/dist/mdgate $(DIST_DIR)/bin/mdgate
 	cp gateway-app/target/gateway-app.jar gateway-app/target/lib/*.jar $(DIST_DIR)/lib/
 	cp gateway-app/target/jvm.options $(DIST_DIR)/conf/
 	find dpdk-ingress/target/native rdma-egress/target/native -maxdepth 1 -name '*.so' \
 	    -exec cp {} $(DIST_DIR)/native/ \; 2>/dev/null || true
+	# The C consumer SDK: the library beside the JNI ones, its C, C++ and generated SBE headers, its programs (they
+	# find the library through their rpath $$ORIGIN/../native), and the tick schema for other code generators.
+	cp consumer-c/target/native/lib/libmdgate-consumer.so $(DIST_DIR)/native/
+	cp -R consumer-c/target/native/include/mdgate $(DIST_DIR)/include/
+	install -m 755 consumer-c/target/native/bin/* $(DIST_DIR)/bin/
+	install -m 644 gateway-core/src/main/resources/sbe/mdgate-tick-schema.xml $(DIST_DIR)/share/
 	if [[ -d deploy/conf ]]; then cp deploy/conf/*.toml $(DIST_DIR)/conf/; fi
 	if [[ -f deploy/tune-host.sh ]]; then install -m 755 deploy/tune-host.sh $(DIST_DIR)/bin/; fi
 	cp deploy/systemd/*.service $(DIST_DIR)/systemd/
@@ -115,6 +121,7 @@ dist: setup ## Package an installation tarball (bin/ lib/ native/ conf/ systemd/
 	$(JAVA) $(JVM_FLAGS) -cp "$(DIST_DIR)/lib/*" picocli.AutoComplete --force --name mdgate \
 	    --completionScript $(DIST_DIR)/bin/mdgate-completion.bash io.mdgate.app.Main
 	$(DIST_DIR)/bin/mdgate --version >/dev/null
+	$(DIST_DIR)/bin/mdgate-consume-c --help >/dev/null
 	tar -C $(dir $(DIST_DIR)) -czf target/mdgate-$(VERSION).tar.gz $(notdir $(DIST_DIR))
 	@echo "dist: target/mdgate-$(VERSION).tar.gz (unpack into /opt/mdgate; docs/OPERATIONS.md, 'Installing')"
 

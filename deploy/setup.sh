@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(
-  gcc make pkg-config                # native builds (JNI libraries)
+  gcc g++ make pkg-config            # native builds (JNI libraries, the C consumer and its C++ wrapper)
   openjdk-17-jdk-headless maven      # Java 17 build
   ca-certificates                    # Maven downloads its plugins and dependencies over HTTPS
   dpdk libdpdk-dev libpcap-dev       # DPDK 22.11 ingress and its pcap PMD

@@ -8,15 +8,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * A child JVM started with this test JVM's class path and input arguments, its standard output collected line by
- * line on a daemon thread and its standard error kept for diagnostics. Signals go to its pid only; closing
- * destroys it (forcibly if need be).
+ * A child JVM started with this test JVM's class path and input arguments (or, through {@link #program}, any
+ * program), its standard output collected line by line on a daemon thread and its standard error kept for
+ * diagnostics. Signals go to its pid only; closing destroys it (forcibly if need be).
  */
-final class ChildJvm implements AutoCloseable
+public final class ChildJvm implements AutoCloseable
 {
     private final String label;
     private final Process process;
@@ -26,7 +27,29 @@ final class ChildJvm implements AutoCloseable
 
     ChildJvm(final String label, final Class<?> mainClass, final List<String> args) throws IOException
     {
+        this(label, jvmCommand(mainClass, args), Map.of());
+    }
+
+    private ChildJvm(final String label, final List<String> command, final Map<String, String> environment)
+        throws IOException
+    {
         this.label = label;
+        final ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(environment);
+        process = builder.start();
+        drain(new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)), lines);
+        drain(new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8)), errors);
+    }
+
+    /** Starts any program (a native one, say) with these environment variables added to this JVM's. */
+    public static ChildJvm program(final String label, final List<String> command,
+        final Map<String, String> environment) throws IOException
+    {
+        return new ChildJvm(label, command, environment);
+    }
+
+    private static List<String> jvmCommand(final Class<?> mainClass, final List<String> args)
+    {
         final List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
@@ -34,9 +57,7 @@ final class ChildJvm implements AutoCloseable
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass.getName());
         command.addAll(args);
-        process = new ProcessBuilder(command).start();
-        drain(new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII)), lines);
-        drain(new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8)), errors);
+        return command;
     }
 
     private void drain(final BufferedReader reader, final List<String> into)
@@ -77,34 +98,62 @@ final class ChildJvm implements AutoCloseable
         }
     }
 
-    long pid()
+    public long pid()
     {
         return process.pid();
     }
 
     /** @return a copy of what the child printed so far. */
-    List<String> lines()
+    public List<String> lines()
     {
-        synchronized (lines)
+        return copy(lines);
+    }
+
+    /** @return a copy of what the child wrote to its standard error so far. */
+    public List<String> errorLines()
+    {
+        return copy(errors);
+    }
+
+    private static List<String> copy(final List<String> from)
+    {
+        synchronized (from)
         {
-            return new ArrayList<>(lines);
+            return new ArrayList<>(from);
         }
     }
 
+    public boolean isAlive()
+    {
+        return process.isAlive();
+    }
+
     /** Waits until a printed line matches, failing with the child's output if it does not in time. */
-    void awaitLine(final Predicate<String> matcher, final long timeoutSeconds, final String what)
+    public void awaitLine(final Predicate<String> matcher, final long timeoutSeconds, final String what)
+    {
+        await(lines, matcher, timeoutSeconds, what);
+    }
+
+    /** Waits until a line of standard error matches, as {@link #awaitLine} does for standard output. */
+    public void awaitErrorLine(final Predicate<String> matcher, final long timeoutSeconds, final String what)
+    {
+        await(errors, matcher, timeoutSeconds, what);
+    }
+
+    private void await(final List<String> source, final Predicate<String> matcher, final long timeoutSeconds,
+        final String what)
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (System.nanoTime() < deadline)
         {
-            if (printed(matcher))
+            if (printed(source, matcher))
             {
                 return;
             }
             if (!process.isAlive())
             {
                 awaitDrained();
-                if (!printed(matcher))
+                if (!printed(source, matcher))
                 {
                     throw new AssertionError(label + " exited with " + process.exitValue() + " before " + what +
                         "; stderr: " + errors + "; last output: " + tail());
@@ -116,13 +165,13 @@ final class ChildJvm implements AutoCloseable
             errors + "; last output: " + tail());
     }
 
-    private boolean printed(final Predicate<String> matcher)
+    private static boolean printed(final List<String> source, final Predicate<String> matcher)
     {
-        synchronized (lines)
+        synchronized (source)
         {
-            for (int i = lines.size() - 1; i >= 0; i--)
+            for (int i = source.size() - 1; i >= 0; i--)
             {
-                if (matcher.test(lines.get(i)))
+                if (matcher.test(source.get(i)))
                 {
                     return true;
                 }
@@ -131,7 +180,7 @@ final class ChildJvm implements AutoCloseable
         }
     }
 
-    int awaitExit(final long timeoutSeconds) throws InterruptedException
+    public int awaitExit(final long timeoutSeconds) throws InterruptedException
     {
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS))
         {
@@ -143,7 +192,7 @@ final class ChildJvm implements AutoCloseable
     }
 
     /** Sends a signal (STOP, CONT) to this child's pid. */
-    void signal(final String signal) throws IOException, InterruptedException
+    public void signal(final String signal) throws IOException, InterruptedException
     {
         final Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
         if (kill.waitFor() != 0)
@@ -152,7 +201,7 @@ final class ChildJvm implements AutoCloseable
         }
     }
 
-    void killHard() throws InterruptedException
+    public void killHard() throws InterruptedException
     {
         process.destroyForcibly();
         process.waitFor(10, TimeUnit.SECONDS);

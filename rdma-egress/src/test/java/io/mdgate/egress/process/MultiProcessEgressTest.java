@@ -3,9 +3,8 @@ package io.mdgate.egress.process;
 import io.mdgate.egress.protocol.ControlMessageDescriptor;
 import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.support.PublisherHarness;
-import io.mdgate.egress.support.Ticks;
+import io.mdgate.egress.support.MultiProcessDay;
 import io.mdgate.egress.transport.shm.ShmInstance;
-import org.agrona.concurrent.SystemEpochNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -31,7 +29,6 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 class MultiProcessEgressTest
 {
-    private static final SystemEpochNanoClock CLOCK = new SystemEpochNanoClock();
     private static final int RATE = 50_000;
 
     private final List<ChildJvm> children = new ArrayList<>();
@@ -69,58 +66,17 @@ class MultiProcessEgressTest
         return child;
     }
 
-    private static int instrumentOf(final long sequence)
-    {
-        return sequence == 1 ? 7 : sequence == 2 ? 4 : (int)(sequence % 10) + 1;
-    }
-
-    /** Publishes {@code from..to} at about {@link #RATE} ticks per second; {@code to} is market-wide if final. */
+    /** Publishes {@code from..to} at about {@link #RATE} ticks per second ({@link MultiProcessDay}). */
     private void publish(final long from, final long to, final long finalSequence)
     {
-        final long start = System.nanoTime();
-        for (long sequence = from; sequence <= to; sequence++)
-        {
-            if (sequence == 1)
-            {
-                harness.publish(Ticks.instrument(1, 7, "MSFT"));
-            }
-            else if (sequence == 2)
-            {
-                harness.publish(Ticks.instrument(2, 4, "AAPL"));
-            }
-            else if (sequence == finalSequence)
-            {
-                harness.publish(Ticks.systemEvent(sequence, 'C'));
-            }
-            else
-            {
-                harness.publish(Ticks.add(sequence, instrumentOf(sequence), CLOCK.nanoTime()));
-            }
-            if ((sequence - from) % 100 == 99)
-            {
-                final long due = start + (sequence - from + 1) * 1_000_000_000L / RATE;
-                final long wait = due - System.nanoTime();
-                if (wait > 0)
-                {
-                    LockSupport.parkNanos(wait);
-                }
-            }
-        }
+        MultiProcessDay.publish(harness, from, to, finalSequence, RATE);
         lastSequence = to;
     }
 
     private static List<Long> expected(final long from, final long to, final long finalSequence,
         final Set<Integer> instruments)
     {
-        final List<Long> expected = new ArrayList<>();
-        for (long sequence = from; sequence <= to; sequence++)
-        {
-            if (sequence == finalSequence || null == instruments || instruments.contains(instrumentOf(sequence)))
-            {
-                expected.add(sequence);
-            }
-        }
-        return expected;
+        return MultiProcessDay.expected(from, to, finalSequence, instruments);
     }
 
     /** @return lines the child had printed once the kernel reports it stopped and its output has drained. */
