@@ -666,9 +666,17 @@ static void begin_snapshot(mdgate_consumer *consumer)
     }
     consumer->snapshot_pending = 1;
     consumer->counters.snapshots_requested++;
+    consumer->snapshot_ticks_at_request = consumer->counters.snapshot_ticks;
+    for (int32_t i = 0; i < consumer->named_count; i++)
+    {
+        consumer->floor[consumer->named[i]] = 0;
+    }
+    consumer->named_count = 0;
+    consumer->floor_from = 0;
+    consumer->floor_to = 0;
     uint8_t *message = encode(consumer, MDGATE_MSG_SNAPSHOT, MDGATE_SNAPSHOT_IDS_OFFSET);
-    mdg_put32(message + MDGATE_SNAPSHOT_FLAGS_OFFSET, 0);
-    mdg_put32(message + MDGATE_SNAPSHOT_COUNT_OFFSET, 0); /* every subscribed instrument: S holds for all */
+    mdg_put32(message + MDGATE_SNAPSHOT_FLAGS_OFFSET, (uint32_t)consumer->snapshot_flags);
+    mdg_put32(message + MDGATE_SNAPSHOT_COUNT_OFFSET, 0); /* every subscribed instrument */
     send_message(consumer, message, MDGATE_SNAPSHOT_IDS_OFFSET);
 }
 
@@ -714,6 +722,19 @@ static void on_snapshot_data(mdgate_consumer *consumer, const uint8_t *message, 
             consumer->symbols[instrument] = symbol;
         }
         consumer->counters.snapshot_ticks++;
+        const int part_instrument = mdg_get16(tick + MDGATE_TICK_INSTRUMENT_ID_OFFSET);
+        const int64_t part_sequence = (int64_t)mdg_get64(tick + MDGATE_TICK_GATEWAY_SEQUENCE_OFFSET);
+        if (part_instrument > 0)
+        {
+            if (consumer->floor[part_instrument] == 0)
+            {
+                consumer->named[consumer->named_count++] = part_instrument;
+            }
+            if (part_sequence > consumer->floor[part_instrument])
+            {
+                consumer->floor[part_instrument] = part_sequence;
+            }
+        }
         if (NULL != consumer->handler)
         {
             consumer->handler(consumer->handler_context, tick);
@@ -729,16 +750,29 @@ static void on_snapshot_end(mdgate_consumer *consumer, const uint8_t *message)
         return;
     }
     consumer->snapshot_pending = 0;
-    if ((int32_t)mdg_get32(message + MDGATE_RANGE_STATUS_OFFSET) != MDGATE_RECOVERY_COMPLETE)
+    const int32_t status = (int32_t)mdg_get32(message + MDGATE_RANGE_STATUS_OFFSET);
+    const int32_t flags = (int32_t)mdg_get32(message + MDGATE_RANGE_FLAGS_OFFSET);
+    const int64_t to = (int64_t)mdg_get64(message + MDGATE_RANGE_TO_OFFSET);
+    if (status != MDGATE_RECOVERY_COMPLETE && consumer->snapshot_flags != 0 && flags == 0 &&
+        consumer->counters.snapshot_ticks == consumer->snapshot_ticks_at_request && consumer->state == MDG_CONNECTED)
     {
+        /* An older publisher refuses PER_INSTRUMENT: ask it for its single sequence, every S(i) the same. */
+        consumer->snapshot_flags = 0;
+        begin_snapshot(consumer);
+        return;
+    }
+    if (status != MDGATE_RECOVERY_COMPLETE)
+    {
+        consumer->floor_from = consumer->last_delivered; /* parts that came before the refusal hold */
+        consumer->floor_to = to > consumer->floor_from ? to : consumer->floor_from;
         consumer->counters.snapshots_refused++;
         mdg_event(consumer, "consumer '%s': the publisher refused the snapshot (too large for its buffer, or a "
             "malformed request); live ticks continue", consumer->name);
         return;
     }
-    const int64_t sequence = (int64_t)mdg_get64(message + MDGATE_RANGE_TO_OFFSET);
+    const int64_t sequence = (int64_t)mdg_get64(message + MDGATE_RANGE_FROM_OFFSET);
     consumer->counters.snapshots++;
-    if (((int32_t)mdg_get32(message + MDGATE_RANGE_FLAGS_OFFSET) & MDGATE_SNAPSHOT_ORDERS_OMITTED) != 0)
+    if ((flags & MDGATE_SNAPSHOT_ORDERS_OMITTED) != 0)
     {
         mdg_event(consumer, "consumer '%s': the publisher keeps no order books, so the snapshot at %lld has no "
             "orders", consumer->name, (long long)sequence);
@@ -747,6 +781,8 @@ static void on_snapshot_end(mdgate_consumer *consumer, const uint8_t *message)
     {
         consumer->snapshot_sequence = sequence;
     }
+    consumer->floor_from = sequence;
+    consumer->floor_to = to > sequence ? to : sequence;
     if (sequence > consumer->last_delivered)
     {
         consumer->last_delivered = sequence;
@@ -1355,6 +1391,8 @@ static void free_consumer(mdgate_consumer *consumer)
     free(consumer->wanted_views);
     free(consumer->table_slots);
     free(consumer->symbols);
+    free(consumer->floor);
+    free(consumer->named);
     free(consumer->wanted_symbols);
     free(consumer->sequencer.pending);
     free(consumer->sequencer.pending_timestamps);
@@ -1377,6 +1415,8 @@ static mdgate_consumer *allocate(const mdgate_consumer_config *config)
     consumer->wanted_views = malloc(ids);
     consumer->table_slots = malloc(ids * sizeof(int32_t));
     consumer->symbols = calloc(ids, sizeof(uint64_t));
+    consumer->floor = calloc(ids, sizeof(int64_t));
+    consumer->named = calloc(ids, sizeof(int32_t));
     consumer->wanted_symbols = calloc(MDG_MAX_SYMBOLS, sizeof(mdg_symbol_entry));
     consumer->sequencer.pending = aligned_alloc(64, (size_t)config->pending_ticks * MDGATE_TICK_LENGTH);
     consumer->sequencer.pending_timestamps = calloc((size_t)config->pending_ticks, sizeof(int64_t));
@@ -1386,7 +1426,8 @@ static mdgate_consumer *allocate(const mdgate_consumer_config *config)
     consumer->depth_copy = aligned_alloc(64, depth_slot_length(MDGATE_DEPTHBOOK_MAX_DEPTH));
     const int histogram = mdg_histogram_init(&consumer->latency);
     if (NULL == consumer->masks || NULL == consumer->wanted_views || NULL == consumer->table_slots ||
-        NULL == consumer->symbols || NULL == consumer->wanted_symbols || NULL == consumer->sequencer.pending ||
+        NULL == consumer->symbols || NULL == consumer->floor || NULL == consumer->named ||
+        NULL == consumer->wanted_symbols || NULL == consumer->sequencer.pending ||
         NULL == consumer->sequencer.pending_timestamps || NULL == consumer->log.run || NULL == consumer->slot_copy ||
         NULL == consumer->scratch || NULL == consumer->depth_copy || histogram != 0)
     {
@@ -1394,6 +1435,7 @@ static mdgate_consumer *allocate(const mdgate_consumer_config *config)
         return NULL;
     }
     memset(consumer->wanted_views, MDG_NO_VIEW, ids);
+    consumer->snapshot_flags = MDGATE_SNAPSHOT_PER_INSTRUMENT;
     for (size_t id = 0; id < ids; id++)
     {
         consumer->table_slots[id] = MDG_NO_SLOT;

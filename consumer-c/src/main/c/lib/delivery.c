@@ -52,8 +52,13 @@ static void deliver(mdgate_consumer *consumer, const uint8_t *tick, int64_t sent
         return;
     }
     consumer->last_delivered = sequence;
-    consumer->counters.delivered++;
     const int instrument = mdg_get16(tick + MDGATE_TICK_INSTRUMENT_ID_OFFSET);
+    if (sequence <= consumer->floor_to && mdg_snapshot_covers(consumer, instrument, sequence))
+    {
+        consumer->counters.snapshot_skipped++; /* its instrument's part was taken after it */
+        return;
+    }
+    consumer->counters.delivered++;
     if (tick[MDGATE_TICK_EVENT_TYPE_OFFSET] == MDGATE_EVENT_INSTRUMENT)
     {
         consumer->symbols[instrument] = mdg_get64(tick + MDGATE_TICK_ORDER_REFERENCE_OFFSET);
@@ -110,9 +115,9 @@ static void deliver_from_stream(mdgate_consumer *consumer, const uint8_t *tick, 
  */
 static int deliver_log_run(mdgate_consumer *consumer, const uint8_t *run, int count, int64_t first)
 {
-    if (consumer->all_mask != MDGATE_EVERY_CLASS || first <= consumer->last_delivered)
+    if (consumer->all_mask != MDGATE_EVERY_CLASS || first <= consumer->last_delivered || first <= consumer->floor_to)
     {
-        return 0;
+        return 0; /* one by one: some may be covered by the last snapshot's parts */
     }
     const int timed = consumer->config.record_latency;
     const int64_t receipt = consumer->receipt_epoch_ns;

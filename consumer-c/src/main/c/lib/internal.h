@@ -136,7 +136,19 @@ struct mdgate_consumer
     int snapshot_pending;       /* asked and waiting for SNAPSHOT_END: live paths are not read */
     int snapshot_due;           /* ask at the next poll */
     int stale_recovery_ends;    /* RECOVER answers a snapshot abandoned: their RECOVERY_END is ignored */
-    int64_t snapshot_sequence;  /* S of the last snapshot delivered */
+    int64_t snapshot_sequence;  /* S of the last snapshot delivered: its from, where live delivery resumed */
+    /*
+     * The last snapshot's parts, each at its instrument's own sequence S(i) (PROTOCOL.md, SNAPSHOT): a live tick of
+     * instrument i at or below floor[i], or at or below floor_from, is covered by the snapshot; none is above
+     * floor_to. named lists the instruments with a floor, so clearing touches only those.
+     */
+    int64_t *floor;
+    int32_t *named;
+    int32_t named_count;
+    int64_t floor_from;
+    int64_t floor_to;
+    int32_t snapshot_flags;               /* PER_INSTRUMENT, or 0 once an older publisher refused it */
+    int64_t snapshot_ticks_at_request;
     int32_t shared_log_slots;
     int32_t stream_id;
     int log_switch_pending;
@@ -188,5 +200,12 @@ void mdg_log_start(mdgate_consumer *consumer, int64_t from, int64_t from_sequenc
 int mdg_log_poll(mdgate_consumer *consumer, int limit);
 void mdg_log_close(mdgate_consumer *consumer);
 uint64_t mdg_slot_check(int64_t position, const uint8_t *slot);
+
+/* Whether a live tick of that instrument and sequence is covered by the last snapshot's parts (not to deliver). */
+static inline int mdg_snapshot_covers(const mdgate_consumer *consumer, int instrument, int64_t sequence)
+{
+    return sequence <= consumer->floor_to &&
+        (sequence <= consumer->floor_from || sequence <= consumer->floor[instrument]);
+}
 
 #endif

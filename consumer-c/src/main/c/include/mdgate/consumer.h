@@ -180,12 +180,13 @@ MDGATE_EXPORT int mdgate_consumer_subscribe_all(mdgate_consumer *consumer, mdgat
 MDGATE_EXPORT int mdgate_consumer_unsubscribe_id(mdgate_consumer *consumer, int instrument_id);
 MDGATE_EXPORT int mdgate_consumer_unsubscribe_symbol(mdgate_consumer *consumer, const char *symbol);
 /*
- * Asks for a late-join snapshot of every subscribed instrument (docs/EGRESS.md, Snapshots): from the next poll the
- * handler gets its ticks first (flag snapshot, sequence S), then live ticks after S only. Live ticks wait meanwhile.
- * Ignored while one is pending.
+ * Asks for a late-join snapshot of every subscribed instrument (docs/PROTOCOL.md, SNAPSHOT): from the next poll the
+ * handler gets each instrument's part first (flag snapshot; every tick of a part carries that instrument's own
+ * sequence S(i)), then the live ticks after the snapshot: of instrument i only those after S(i), each once. Live
+ * ticks wait meanwhile. Ignored while one is pending.
  */
 MDGATE_EXPORT int mdgate_consumer_request_snapshot(mdgate_consumer *consumer);
-/* Whether a snapshot was asked for and has not ended; the sequence S of the last one delivered (0: none). */
+/* Whether a snapshot was asked for and has not ended; where live delivery resumed after the last one (its from; 0: none). */
 MDGATE_EXPORT int mdgate_consumer_snapshot_pending(const mdgate_consumer *consumer);
 MDGATE_EXPORT int64_t mdgate_consumer_snapshot_sequence(const mdgate_consumer *consumer);
 

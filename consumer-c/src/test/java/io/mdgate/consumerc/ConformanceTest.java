@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -176,6 +177,86 @@ class ConformanceTest
         assertEquals(HALF + 1, sequenceOf(java.get((int)snapshotTicks)), "live from S + 1 (instrument 2's) on");
         assertTrue(cLate.err().stream().anyMatch(line -> line.contains("snapshots 1 (" + snapshotTicks + " ticks")),
             cLate.err().toString());
+    }
+
+    /**
+     * The C library's side of the per-instrument rule: a snapshot built two records a duty cycle while the day keeps
+     * being published, so its parts are taken at different sequences S(i); the C joiner must then deliver, of each
+     * instrument, exactly the live ticks after its S(i) (after the snapshot's {@code from} for market-wide ticks), in
+     * order, each once.
+     */
+    @Test
+    void shouldDeliverEachInstrumentAfterItsOwnSnapshotSequenceWhileTheDayGoesOn() throws Exception
+    {
+        harness = new PublisherHarness(ShmInstance.context(ShmInstance.unique()), List.of("c-snap"),
+            context -> context.heartbeatTimeoutNanos(TimeUnit.SECONDS.toNanos(30)).orderSnapshots(true)
+                .snapshotRecordsPerCycle(2));
+        publish(1, HALF);
+        final Thread day = new Thread(() ->
+        {
+            for (long sequence = HALF + 1; sequence <= LAST; sequence++)
+            {
+                harness.publish(tick(sequence));
+                if (sequence % 10 == 0)
+                {
+                    LockSupport.parkNanos(2_000_000L); // about 5,000 ticks/s: the build spans many of them
+                }
+            }
+        }, "day");
+        day.start();
+        final NativeProcess cLate = cConsumer("c-snap", "--instruments", "1,2,3", "--snapshot");
+        assertEquals(0, cLate.awaitExit(120), cLate.err().toString());
+        day.join(TimeUnit.SECONDS.toMillis(60));
+        final List<byte[]> delivered = parse(cLate);
+        final long from = cLate.err().stream().filter(line -> line.contains(": snapshot at sequence "))
+            .map(line -> Long.parseLong(line.replaceAll(".*: snapshot at sequence (\\d+).*", "$1")))
+            .findFirst().orElseThrow(() -> new AssertionError("no snapshot line: " + cLate.err()));
+        final Map<Integer, Long> part = new java.util.TreeMap<>();
+        int snapshotTicks = 0;
+        while (snapshotTicks < delivered.size() && isSnapshot(delivered.get(snapshotTicks)))
+        {
+            part.merge(instrumentOf(delivered.get(snapshotTicks)), sequenceOf(delivered.get(snapshotTicks)), Math::max);
+            snapshotTicks++;
+        }
+        assertEquals(java.util.Set.of(1, 2, 3), part.keySet(), "a part per instrument: " + part);
+        assertTrue(part.values().stream().allMatch(s -> s >= from), "every S(i) at or after from " + from + ": " + part);
+        assertTrue(part.values().stream().distinct().count() > 1,
+            "the parts were taken at different sequences while the day went on: " + part);
+        final List<Long> expected = new ArrayList<>();
+        for (long sequence = from + 1; sequence <= LAST; sequence++)
+        {
+            final int instrument = instrumentOf(tickBytes(sequence));
+            if ((instrument == 0 || part.containsKey(instrument)) && sequence > part.getOrDefault(instrument, from))
+            {
+                expected.add(sequence);
+            }
+        }
+        final List<Long> live = delivered.subList(snapshotTicks, delivered.size()).stream()
+            .map(ConformanceTest::sequenceOf).toList();
+        int first = 0;
+        while (first < Math.min(expected.size(), live.size()) && expected.get(first).equals(live.get(first)))
+        {
+            first++;
+        }
+        final int at = first;
+        assertTrue(expected.equals(live), () -> "after the parts: each instrument's ticks after its S(i), once, in " +
+            "order; " + expected.size() + " due, " + live.size() + " delivered, first difference at " + at + ": due " +
+            (at < expected.size() ? expected.get(at) : "nothing") + ", got " + (at < live.size() ? live.get(at) :
+            "nothing") + " (parts " + part + ", from " + from + ")");
+        assertTrue(delivered.subList(snapshotTicks, delivered.size()).stream().noneMatch(ConformanceTest::isSnapshot));
+    }
+
+    private static byte[] tickBytes(final long sequence)
+    {
+        final UnsafeBuffer buffer = tick(sequence);
+        final byte[] bytes = new byte[TickLayout.LENGTH];
+        buffer.getBytes(0, bytes);
+        return bytes;
+    }
+
+    private static int instrumentOf(final byte[] tick)
+    {
+        return (tick[TickLayout.INSTRUMENT_ID_OFFSET] & 0xFF) | (tick[TickLayout.INSTRUMENT_ID_OFFSET + 1] & 0xFF) << 8;
     }
 
     private static boolean isSnapshot(final byte[] tick)
