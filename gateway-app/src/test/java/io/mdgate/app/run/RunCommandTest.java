@@ -312,14 +312,15 @@ class RunCommandTest
         final Path lessDepth = dir.resolve("gw-less-depth.toml");
         Files.writeString(lessDepth, LoopbackGatewayConfig.toml(dir, "run-test-" + ProcessHandle.current().pid(),
             groupA, groupB, retransmitPort, "pipeline".equals(shape) ? LoopbackGatewayConfig.twoCores() :
-            LoopbackGatewayConfig.oneCore()) + "\n[book]\ndepth_levels = " + (DEPTH - 2) + "\n");
+            LoopbackGatewayConfig.oneCore()).replace("[egress]\n", "[egress]\norder_snapshots = true\n") +
+            "\n[book]\ndepth_levels = " + (DEPTH - 2) + "\n");
         restartAndJoinLate(lessDepth, DEPTH - 2);
     }
 
     /**
      * Runs the gateway again on the journal of the first run, feeds it nothing, and checks what a consumer that joins
-     * it sees: the top-of-book and depth tables and a depth snapshot of every instrument equal to the books rebuilt
-     * from the journal, at the restarted gateway's D.
+     * it sees: the top-of-book and depth tables and a snapshot of every instrument (its depth at the restarted
+     * gateway's D, and, with order snapshots on, every live order) equal to the books rebuilt from the journal.
      */
     private void restartAndJoinLate(final Path config, final int depth) throws Exception
     {
@@ -350,8 +351,10 @@ class RunCommandTest
                 new ConsumerContext().name("c2").token("token-2").reconnect(false));
             for (int i = 1; i <= INSTRUMENTS; i++)
             {
-                joiner.subscribe(i, SubscriptionView.DEPTH);
+                joiner.subscribe(i, SubscriptionView.ALL);
             }
+            final long[] adds = new long[INSTRUMENTS + 1];
+            final long[][] addedShares = new long[INSTRUMENTS + 1][2];
             final DepthBook[] snapshot = new DepthBook[INSTRUMENTS + 1];
             for (int i = 0; i <= INSTRUMENTS; i++)
             {
@@ -364,6 +367,12 @@ class RunCommandTest
                 if (tick.eventType() == EventType.LEVEL)
                 {
                     snapshot[tick.instrumentId()].apply(buffer, offset);
+                }
+                else if (tick.eventType() == EventType.ADD)
+                {
+                    adds[tick.instrumentId()]++;
+                    addedShares[tick.instrumentId()][tick.side() == io.mdgate.core.tick.sbe.Side.BUY ? BookSide.BID :
+                        BookSide.ASK] += tick.quantity();
                 }
             };
             final long joinBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -383,12 +392,19 @@ class RunCommandTest
             for (int i = 1; i <= INSTRUMENTS; i++)
             {
                 final DepthBook table = new DepthBook();
+                assertEquals(books.orderCount(i), adds[i], "instrument " + i + ": an ADD per live order in the snapshot");
                 assertEquals(TopOfBookReader.READ, joiner.depth(i, table), "depth table of instrument " + i);
                 assertEquals(TopOfBookReader.READ, joiner.topOfBook(i, top), "top-of-book table of instrument " + i);
                 for (int side = BookSide.BID; side <= BookSide.ASK; side++)
                 {
                     final int held = Math.min(depth, books.levelCount(i, side));
                     final String where = "after the restart, instrument " + i + " side " + side;
+                    long shares = 0;
+                    for (int d = 0; d < books.levelCount(i, side); d++)
+                    {
+                        shares += books.depthSize(i, side, d);
+                    }
+                    assertEquals(shares, addedShares[i][side], where + ": the snapshot's orders hold the side's shares");
                     assertEquals(held, table.levels(side), where + ": depth table");
                     assertEquals(held, snapshot[i].levels(side), where + ": snapshot");
                     for (int d = 0; d < held; d++)
