@@ -60,7 +60,7 @@ final class CoreAgent implements Agent
         catch (final RuntimeException | Error ex)
         {
             failure.compareAndSet(null, new IllegalStateException("core " + cpu + " (" + agent.roleName() +
-                ") did not start: " + ex.getMessage(), ex));
+                ") did not start: " + Causes.reason(ex), ex));
             throw ex;
         }
         finally

@@ -101,6 +101,7 @@ public final class Gateway implements AutoCloseable
     private final EgressPublisher publisher;
     private final SpinningCpuGuard guard;
     private final PrintStream err;
+    private final GatewayErrorHandler errorHandler;
     private boolean running;
     private boolean closed;
 
@@ -120,7 +121,7 @@ public final class Gateway implements AutoCloseable
             guard = pinner.placesOtherThreads() && ThreadPinning.isAvailable() ?
                 SpinningCpuGuard.of(config, ThreadPinning.affinity(), counters) : null;
             final AtomicCounter errorCount = counters.newCounter("gateway.errors", CounterType.TOTAL);
-            final GatewayErrorHandler errorHandler = new GatewayErrorHandler(counters.errorLog(), errorCount, err);
+            errorHandler = new GatewayErrorHandler(counters.errorLog(), errorCount, err);
             // One clock for every stage and for the consumers: the same tight offset from CLOCK_MONOTONIC to the wall
             // clock that the consumer SDK measures; the DPDK ingress stamps each burst with CLOCK_MONOTONIC plus it.
             final MonotonicEpochClock clock = new MonotonicEpochClock();
@@ -276,8 +277,9 @@ public final class Gateway implements AutoCloseable
         {
             close();
             throw problem instanceof IllegalStateException ise ? ise :
-                new IllegalStateException(problem.getMessage(), problem);
+                new IllegalStateException(Causes.reason(problem), problem);
         }
+        errorHandler.started();
         keepSpinningCpus();
     }
 

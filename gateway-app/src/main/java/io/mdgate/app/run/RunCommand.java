@@ -102,11 +102,15 @@ public final class RunCommand implements Callable<Integer>
             err.flush();
             return EXIT_INVALID;
         }
-        final List<String> refusals = CoreMapCheck.check(config, strict, err);
+        // Warnings about the core map are said after the outcome of the start, so that the first line on stderr is
+        // the reason a start failed, when it fails.
+        final java.io.StringWriter warnings = new java.io.StringWriter();
+        final List<String> refusals = CoreMapCheck.check(config, strict, new PrintWriter(warnings));
         if (!refusals.isEmpty())
         {
             err.println("mdgate run: refusing to start: the core map of " + configFile + " is invalid:");
             refusals.forEach(line -> err.println("  " + line));
+            err.print(warnings);
             err.flush();
             return EXIT_INVALID;
         }
@@ -124,12 +128,14 @@ public final class RunCommand implements Callable<Integer>
             catch (final IllegalStateException | IllegalArgumentException ex)
             {
                 err.println("mdgate run: could not start: " + ex.getMessage());
+                err.print(warnings);
                 err.flush();
                 return EXIT_FAILED;
             }
             err.println("mdgate run: gateway '" + config.gateway().name() + "' running on " + config.cores().size() +
                 " core(s); counters " + gateway.countersFile() + "; consumers connect to " +
                 gateway.egressEndpoint() + (noPin ? "; threads not pinned" : ""));
+            err.print(warnings);
             err.flush();
             final boolean failed = waitForStop(gateway, stop);
             gateway.close();

@@ -83,6 +83,28 @@ class RunCommandTest
         assertTrue(err.toString().contains("rdma link add"), "says how to get Soft-RoCE: " + err);
     }
 
+    /**
+     * A port on an interface that does not exist fails on its core, inside the agent framework's wrapper: the first
+     * line on stderr must still be the reason and what would be right, not the wrapper.
+     */
+    @Test
+    void shouldSayFirstWhyTheGatewayCouldNotStart() throws Exception
+    {
+        Files.createDirectories(dir.resolve("shm"));
+        final Path config = dir.resolve("no-such-interface.toml");
+        Files.writeString(config, LoopbackGatewayConfig.toml(dir, "nif-" + ProcessHandle.current().pid(),
+            "239.255.9.1:5000", "239.255.9.2:5000", 5001, LoopbackGatewayConfig.oneCore())
+            .replace("interface = \"lo\"", "interface = \"mdg-nosuch0\""));
+        final int exit = new CommandLine(new RunCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+            .execute("--config", config.toString(), "--no-pin");
+        assertEquals(RunCommand.EXIT_FAILED, exit, err.toString());
+        final String first = err.toString().lines().findFirst().orElse("");
+        assertTrue(first.startsWith("mdgate run: could not start: core "), err.toString());
+        assertTrue(first.contains("network interface 'mdg-nosuch0' does not exist; interfaces up on this host: ") &&
+            first.contains("lo"), "the reason and the interfaces that would do, first: " + err);
+        assertFalse(err.toString().contains("CompositeAgent"), "no wrapper text: " + err);
+    }
+
     @Test
     void shouldRefuseACoreMapThatLeavesAnAgentOut() throws Exception
     {
