@@ -11,6 +11,7 @@
  * one 64-byte tick.
  */
 #include "mdgate/journal.h"
+#include "memory.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -104,20 +105,6 @@ static int damaged(mdgate_journal *journal, const int error, const char *what)
         "last good record are then lost from the journal)", journal->directory, journal->names[journal->index], what);
 }
 
-static uint32_t load_u32(const uint8_t *at)
-{
-    uint32_t value;
-    memcpy(&value, at, sizeof value);
-    return value;
-}
-
-static uint64_t load_u64(const uint8_t *at)
-{
-    uint64_t value;
-    memcpy(&value, at, sizeof value);
-    return value;
-}
-
 /* A record header the writer may be completing: read it once, with acquire order, as the writer releases it. */
 static uint32_t load_header(const uint8_t *at)
 {
@@ -131,7 +118,7 @@ static uint64_t align4(const uint64_t position)
 
 uint64_t mdgate_journal_tick_sequence(const uint8_t *tick)
 {
-    return load_u64(tick);
+    return mdg_get64(tick);
 }
 
 /* ---- the manifest ------------------------------------------------------------------------------------------ */
@@ -321,7 +308,7 @@ static size_t skip_padding(const uint8_t *bytes, size_t at, const size_t end)
         }
         else if (bytes[at] == WIRE_PADDING32 && at + 5 <= end)
         {
-            const uint64_t skip = load_u32(bytes + at + 1);
+            const uint64_t skip = mdg_get32(bytes + at + 1);
             if (skip > end - at - 5)
             {
                 return end;
@@ -356,12 +343,12 @@ static bool header_write_position(const uint8_t *bytes, const size_t end, uint64
     size_t at = skip_padding(bytes, (size_t)(field - bytes) + sizeof FIELD - 1, end);
     if (at + 9 <= end && bytes[at] == WIRE_INT64)
     {
-        *write_position = load_u64(bytes + at + 1);
+        *write_position = mdg_get64(bytes + at + 1);
         return true;
     }
-    if (at + 25 <= end && bytes[at] == WIRE_I64_ARRAY && load_u64(bytes + at + 9) >= 1)
+    if (at + 25 <= end && bytes[at] == WIRE_I64_ARRAY && mdg_get64(bytes + at + 9) >= 1)
     {
-        *write_position = load_u64(bytes + at + 17);
+        *write_position = mdg_get64(bytes + at + 17);
         return true;
     }
     return false;
@@ -546,7 +533,7 @@ int mdgate_journal_open(const char *directory, mdgate_journal **out)
 
 static int check_sequence(mdgate_journal *journal, const uint8_t *tick)
 {
-    const uint64_t sequence = load_u64(tick);
+    const uint64_t sequence = mdg_get64(tick);
     if (journal->have_last && sequence != journal->last_sequence + 1)
     {
         char what[256];
@@ -626,7 +613,7 @@ int mdgate_journal_next(mdgate_journal *journal, const uint8_t **tick)
         {
             return result;
         }
-        const uint64_t sequence = load_u64(found);
+        const uint64_t sequence = mdg_get64(found);
         if (sequence > journal->to)
         {
             journal->index = journal->count;
@@ -659,7 +646,7 @@ static int first_sequence(mdgate_journal *journal, const size_t index, bool *has
     if (step == STEP_TICK)
     {
         *has = true;
-        *sequence = load_u64(tick);
+        *sequence = mdg_get64(tick);
     }
     result = step < 0 ? step : MDGATE_JOURNAL_OK;
     munmap((void *)cycle.base, cycle.size);

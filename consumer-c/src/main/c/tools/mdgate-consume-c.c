@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "mdgate/consumer.h"
+#include "mdgate/tick.h"
 #include "mdgate/protocol.h"
 
 #define PROGRAM "mdgate-consume-c"
@@ -308,28 +309,9 @@ static int parse(int argc, char **argv, options *parsed)
 
 /* ---- printing ---- */
 
-static const char *const EVENT_NAMES[] = {
-    NULL, "ADD", "EXECUTE", "EXECUTE_WITH_PRICE", "CANCEL", "DELETE", "REPLACE", "TRADE", "CROSS_TRADE",
-    "BROKEN_TRADE", "TOP_OF_BOOK", "TRADING_STATUS", "SYSTEM_EVENT", "INSTRUMENT", "REG_SHO", "IMBALANCE",
-    "LULD_COLLAR", "MWCB_LEVEL", "MWCB_STATUS", "IPO_QUOTING", "RETAIL_INTEREST", "DIRECT_LISTING",
-    "MARKET_PARTICIPANT", "OPERATIONAL_HALT", "GAP", "SESSION", "LEVEL"
-};
-
-static const char *const FLAG_NAMES[] = {
-    "lineB", "recovered", "lastInMessage", "lastInPacket", "nonPrintable", "quantitySaturated", "priceRescaled",
-    "replayed", "bookCrossed", "unknownOrder", "snapshot"
-};
-
 static uint64_t get64(const uint8_t *at)
 {
     uint64_t value;
-    memcpy(&value, at, sizeof value);
-    return value;
-}
-
-static uint32_t get32(const uint8_t *at)
-{
-    uint32_t value;
     memcpy(&value, at, sizeof value);
     return value;
 }
@@ -341,64 +323,17 @@ static uint16_t get16(const uint8_t *at)
     return value;
 }
 
-static int append_price(char *out, size_t length, int32_t mantissa)
-{
-    if (mantissa == MDGATE_PRICE_NULL)
-    {
-        return snprintf(out, length, "null");
-    }
-    const long long value = mantissa;
-    const long long magnitude = value < 0 ? -value : value;
-    return snprintf(out, length, "\"%s%lld.%04lld\"", value < 0 ? "-" : "", magnitude / 10000, magnitude % 10000);
-}
-
 static void print_json(run *state, const uint8_t *tick)
 {
-    char *line = state->line;
-    const size_t size = sizeof state->line;
-    const int instrument = get16(tick + MDGATE_TICK_INSTRUMENT_ID_OFFSET);
-    const uint8_t event = tick[MDGATE_TICK_EVENT_TYPE_OFFSET];
-    int at = snprintf(line, size, "{\"gatewaySequence\": %" PRIu64 ", \"exchangeSequence\": %" PRIu64
-        ", \"exchangeTimestamp\": %" PRId64 ", \"receiveTimestamp\": %" PRId64 ", \"instrument\": %d, \"symbol\": ",
-        get64(tick), get64(tick + 8), (int64_t)get64(tick + 16), (int64_t)get64(tick + 24), instrument);
-    const uint64_t symbol = mdgate_consumer_symbol_of(state->consumer, instrument);
+    const uint64_t symbol = mdgate_consumer_symbol_of(state->consumer,
+        get16(tick + MDGATE_TICK_INSTRUMENT_ID_OFFSET));
+    char text[9];
     if (symbol != 0)
     {
-        char text[9];
         mdgate_unpack_symbol(symbol, text);
-        at += snprintf(line + at, size - (size_t)at, "\"%s\"", text);
     }
-    else
-    {
-        at += snprintf(line + at, size - (size_t)at, "null");
-    }
-    at += snprintf(line + at, size - (size_t)at, ", \"sessionId\": %u, \"event\": ", get16(tick + 58));
-    if (event >= 1 && event <= MDGATE_EVENT_TYPE_MAX)
-    {
-        at += snprintf(line + at, size - (size_t)at, "\"%s\"", EVENT_NAMES[event]);
-    }
-    else
-    {
-        at += snprintf(line + at, size - (size_t)at, "\"UNKNOWN_%u\"", event);
-    }
-    const char side = (char)tick[MDGATE_TICK_SIDE_OFFSET];
-    at += snprintf(line + at, size - (size_t)at, ", \"side\": \"%c\", \"price\": ", side >= 0x20 && side < 0x7F &&
-        side != '"' && side != '\\' ? side : '?');
-    at += append_price(line + at, size - (size_t)at, (int32_t)get32(tick + MDGATE_TICK_PRICE_OFFSET));
-    at += snprintf(line + at, size - (size_t)at, ", \"quantity\": %u, \"orderReference\": %" PRIu64
-        ", \"matchOrNewReference\": %" PRIu64 ", \"flags\": [", get32(tick + 52), get64(tick + 32), get64(tick + 40));
-    const uint16_t flags = get16(tick + MDGATE_TICK_FLAGS_OFFSET);
-    int first = 1;
-    for (int bit = 0; bit < (int)(sizeof FLAG_NAMES / sizeof FLAG_NAMES[0]); bit++)
-    {
-        if ((flags & (1u << bit)) != 0)
-        {
-            at += snprintf(line + at, size - (size_t)at, "%s\"%s\"", first ? "" : ", ", FLAG_NAMES[bit]);
-            first = 0;
-        }
-    }
-    snprintf(line + at, size - (size_t)at, "]}");
-    puts(line);
+    mdgate_tick_json(state->line, sizeof state->line, tick, symbol != 0 ? text : NULL);
+    puts(state->line);
 }
 
 static void on_tick(void *context, const uint8_t *tick)

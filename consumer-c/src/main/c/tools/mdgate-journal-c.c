@@ -9,6 +9,7 @@
  * message is on stderr); 2 bad arguments, or a directory that is not a journal.
  */
 #include "mdgate/journal.h"
+#include "mdgate/tick.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -32,18 +33,6 @@ struct options
     uint64_t to;
     enum output output;
     const char *raw;
-};
-
-static const char *const EVENTS[] = {
-    NULL, "ADD", "EXECUTE", "EXECUTE_WITH_PRICE", "CANCEL", "DELETE", "REPLACE", "TRADE", "CROSS_TRADE",
-    "BROKEN_TRADE", "TOP_OF_BOOK", "TRADING_STATUS", "SYSTEM_EVENT", "INSTRUMENT", "REG_SHO", "IMBALANCE",
-    "LULD_COLLAR", "MWCB_LEVEL", "MWCB_STATUS", "IPO_QUOTING", "RETAIL_INTEREST", "DIRECT_LISTING",
-    "MARKET_PARTICIPANT", "OPERATIONAL_HALT", "GAP", "SESSION", "LEVEL",
-};
-
-static const char *const FLAGS[] = {
-    "lineB", "recovered", "lastInMessage", "lastInPacket", "nonPrintable", "quantitySaturated", "priceRescaled",
-    "replayed", "bookCrossed", "unknownOrder", "snapshot",
 };
 
 static void usage(FILE *out)
@@ -152,78 +141,13 @@ static bool parse(const int argc, char **argv, struct options *options)
     return true;
 }
 
-static uint64_t u64(const uint8_t *tick, const int offset)
-{
-    uint64_t value;
-    memcpy(&value, tick + offset, sizeof value);
-    return value;
-}
-
-static uint32_t u32(const uint8_t *tick, const int offset)
-{
-    uint32_t value;
-    memcpy(&value, tick + offset, sizeof value);
-    return value;
-}
-
-static uint16_t u16(const uint8_t *tick, const int offset)
-{
-    uint16_t value;
-    memcpy(&value, tick + offset, sizeof value);
-    return value;
-}
-
-/* Price(4) as a quoted decimal with four places, or null (the mantissa's null, INT32_MIN). */
-static void print_price(FILE *out, const int32_t mantissa)
-{
-    if (mantissa == INT32_MIN)
-    {
-        fputs("null", out);
-        return;
-    }
-    const int64_t absolute = mantissa < 0 ? -(int64_t)mantissa : mantissa;
-    fprintf(out, "\"%s%" PRId64 ".%04" PRId64 "\"", mantissa < 0 ? "-" : "", absolute / 10000, absolute % 10000);
-}
-
 /* The tick as `mdgate replay --to json` writes it (TickJson, symbols unknown), one line. */
 static void print_json(FILE *out, const uint8_t *tick)
 {
-    const uint8_t event = tick[62];
-    const uint8_t side = tick[63];
-    fprintf(out, "{\"gatewaySequence\": %" PRIu64 ", \"exchangeSequence\": %" PRIu64 ", \"exchangeTimestamp\": %"
-        PRId64 ", \"receiveTimestamp\": %" PRId64 ", \"instrument\": %u, \"symbol\": null, \"sessionId\": %u, "
-        "\"event\": \"", u64(tick, 0), u64(tick, 8), (int64_t)u64(tick, 16), (int64_t)u64(tick, 24), u16(tick, 56),
-        u16(tick, 58));
-    if (event < sizeof EVENTS / sizeof EVENTS[0] && EVENTS[event] != NULL)
-    {
-        fputs(EVENTS[event], out);
-    }
-    else
-    {
-        fprintf(out, "UNKNOWN_%u", event);
-    }
-    if (side >= 0x20 && side < 0x7F && side != '"' && side != '\\')
-    {
-        fprintf(out, "\", \"side\": \"%c\", \"price\": ", side);
-    }
-    else
-    {
-        fprintf(out, "\", \"side\": \"\\u%04x\", \"price\": ", side);
-    }
-    print_price(out, (int32_t)u32(tick, 48));
-    fprintf(out, ", \"quantity\": %" PRIu32 ", \"orderReference\": %" PRIu64 ", \"matchOrNewReference\": %" PRIu64
-        ", \"flags\": [", u32(tick, 52), u64(tick, 32), u64(tick, 40));
-    const uint16_t flags = u16(tick, 60);
-    bool first = true;
-    for (unsigned bit = 0; bit < sizeof FLAGS / sizeof FLAGS[0]; bit++)
-    {
-        if ((flags & (1u << bit)) != 0)
-        {
-            fprintf(out, first ? "\"%s\"" : ", \"%s\"", FLAGS[bit]);
-            first = false;
-        }
-    }
-    fputs("]}\n", out);
+    char line[1024];
+    mdgate_tick_json(line, sizeof line, tick, NULL);
+    fputs(line, out);
+    fputc('\n', out);
 }
 
 static void print_summary(FILE *out, const mdgate_journal *journal, const uint64_t ticks, const uint64_t first,
