@@ -62,6 +62,7 @@ public final class OrderBooks
     private long lastPrice = NO_PRICE;
     private long lastSharesRemoved;
     private long lastRemaining;
+    private boolean lastTouchedBest;
     private long arrivals;
 
     private boolean recordTouched;
@@ -351,6 +352,16 @@ public final class OrderBooks
         return lastSharesRemoved;
     }
 
+    /**
+     * @return whether the last operation changed the best level of {@link #lastSide()}: an order joined, left or
+     * was reduced at the best price, or a level became or stopped being the best. When false, that side's best
+     * price, size and order count are what they were before the operation, so a top-of-book check can stop here.
+     */
+    public boolean lastTouchedBest()
+    {
+        return lastTouchedBest;
+    }
+
     /** @return shares left on the touched order after the operation (the new order's for a replace), 0 if it left. */
     public long lastRemaining()
     {
@@ -635,6 +646,7 @@ public final class OrderBooks
         {
             touch(levels.price(level), level, true);
         }
+        lastTouchedBest = ladders.best(levels.book(level)) == level;
         orders.shares(order, remaining - shares);
         levels.addSize(level, -shares);
         lastSharesRemoved = shares;
@@ -661,6 +673,7 @@ public final class OrderBooks
         {
             touch(price, level, !ladders.created());
         }
+        lastTouchedBest |= ladders.depth() == 0;
         orders.place(order, reference, level, shares, arrivals++);
         levels.join(level, shares);
         instrumentOrders[instrument]++;
@@ -678,11 +691,16 @@ public final class OrderBooks
         if (levels.leave(level, shares) == 0)
         {
             ladders.remove(level);
+            lastTouchedBest = ladders.depth() == 0;
             if (touched >= 0)
             {
                 touchedLevel[touched] = NONE;
                 touchedRemovalDepth[touched] = ladders.depth();
             }
+        }
+        else
+        {
+            lastTouchedBest = ladders.best(levels.book(level)) == level;
         }
     }
 
@@ -738,6 +756,7 @@ public final class OrderBooks
         lastPrice = NO_PRICE;
         lastSharesRemoved = 0;
         lastRemaining = 0;
+        lastTouchedBest = false;
     }
 
     private static boolean isNotU32(final long value)

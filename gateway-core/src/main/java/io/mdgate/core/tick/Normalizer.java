@@ -916,7 +916,8 @@ public final class Normalizer implements ItchMessageHandler
 
     /**
      * Stages a top-of-book tick for the side the order event touched when its best price or size differs from the
-     * one last published: an order event moves only its own side. After a restart the other side's last published
+     * one last published: an order event moves only its own side, and only when the book says it touched that side's
+     * best level, so an event deeper in the book reads nothing more. After a restart the other side's last published
      * top may be one a torn message never got out (see {@link BookRestore}), so an instrument's first order event
      * after a restore compares both sides.
      */
@@ -933,7 +934,10 @@ public final class Normalizer implements ItchMessageHandler
             topOfBook(instrument, BookSide.ASK);
             return;
         }
-        topOfBook(instrument, books.lastSide());
+        if (books.lastTouchedBest())
+        {
+            topOfBook(instrument, books.lastSide());
+        }
     }
 
     private void topOfBook(final int instrument, final int side)

@@ -35,6 +35,34 @@ class OrderBooksTest
     }
 
     @Test
+    void shouldSayWhetherAnOperationTouchedTheBestLevelOfItsSide()
+    {
+        assertEquals(OrderBooks.OK, books.add(AAPL, 1, 'S', 100, 2_000));
+        assertTrue(books.lastTouchedBest(), "the first order is the best");
+        books.add(AAPL, 2, 'S', 100, 2_100);
+        assertFalse(books.lastTouchedBest(), "behind the best offer");
+        books.add(AAPL, 3, 'S', 50, 2_000);
+        assertTrue(books.lastTouchedBest(), "joined the best offer");
+        books.execute(2, 10);
+        assertFalse(books.lastTouchedBest(), "reduced behind the best");
+        books.cancel(3, 10);
+        assertTrue(books.lastTouchedBest(), "reduced at the best");
+        books.delete(1);
+        assertTrue(books.lastTouchedBest(), "left the best, which still has an order");
+        books.replace(2, 4, 100, 2_200);
+        assertFalse(books.lastTouchedBest(), "moved from one deeper level to another");
+        books.replace(4, 5, 100, 1_900);
+        assertTrue(books.lastTouchedBest(), "moved to a new best");
+        books.delete(5);
+        assertTrue(books.lastTouchedBest(), "emptied the best level");
+        books.delete(99);
+        assertFalse(books.lastTouchedBest(), "an unknown order touches nothing");
+        books.add(AAPL, 3, 'S', 1, 1_000);
+        assertFalse(books.lastTouchedBest(), "a refused duplicate changes nothing");
+        assertEquals(2_000, books.bestPrice(AAPL, ASK));
+    }
+
+    @Test
     void shouldKeepBidsHighestFirstAndAsksLowestFirstWhateverTheArrivalOrder()
     {
         final long[] prices = { 100, 105, 95, 103, 97, 101, 99 };
