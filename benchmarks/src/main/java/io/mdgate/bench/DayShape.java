@@ -53,6 +53,11 @@ public final class DayShape implements ItchMessageHandler
     private int oldestLive;
     private long peakSpread;
     private long peakSpreadAt;
+    private long newestReference;
+    private final long[] ages = new long[64];
+    private long lookups;
+    private long orderEvents;
+    private long touchedBest;
 
     private DayShape(final OrderBooks books)
     {
@@ -145,6 +150,40 @@ public final class DayShape implements ItchMessageHandler
             percentile(adds, 0.99), maxDistance, 100.0 * far / adds, SimulationConfig.NEAR_DEPTH, adds);
         out.printf("  live reference spread   %,d at the widest (after message %,d)%n", peakSpread, peakSpreadAt);
         out.printf("  refused by the books    %,d (capacity, unknown order, malformed)%n", refused);
+        out.printf("  order-event age         p50 %,d, p90 %,d, p99 %,d references (newest reference less the one " +
+            "an execute, cancel, delete or replace names; %,d events)%n", agePercentile(0.5), agePercentile(0.9),
+            agePercentile(0.99), lookups);
+        out.printf("  at the best level       %.1f%% of order events changed their side's best level%n",
+            100.0 * touchedBest / Math.max(1, orderEvents));
+    }
+
+    /** @return the smallest power of two at or above that share of the order events' ages. */
+    private long agePercentile(final double fraction)
+    {
+        long seen = 0;
+        for (int bucket = 0; bucket < ages.length; bucket++)
+        {
+            seen += ages[bucket];
+            if (seen >= fraction * lookups)
+            {
+                return 1L << bucket;
+            }
+        }
+        return 1L << (ages.length - 1);
+    }
+
+    /** Counts the age of the order an event names and whether the event reached its side's best level. */
+    private void looked(final long reference)
+    {
+        final long age = Math.max(1, newestReference - reference);
+        ages[64 - Long.numberOfLeadingZeros(age - 1)]++;
+        lookups++;
+    }
+
+    private void event(final int result)
+    {
+        orderEvents++;
+        touchedBest += result >= 0 && books.lastTouchedBest() ? 1 : 0;
     }
 
     private int percentile(final long total, final double fraction)
@@ -173,7 +212,9 @@ public final class DayShape implements ItchMessageHandler
             distances[(int)Math.min(distance, MAX_DISTANCE)]++;
             maxDistance = Math.max(maxDistance, distance);
         }
-        if (applied(books.add(locate, m.orderReference(), m.side(), m.shares(), m.price())))
+        final int result = books.add(locate, m.orderReference(), m.side(), m.shares(), m.price());
+        event(result);
+        if (applied(result))
         {
             hadOrders[locate] = true;
             placed(m.orderReference());
@@ -183,6 +224,7 @@ public final class DayShape implements ItchMessageHandler
     /** The simulator's references increase and stay below 2^31, so a bit per reference is enough. */
     private void born(final long reference)
     {
+        newestReference = Math.max(newestReference, reference);
         liveReferences.set((int)reference);
         if (books.orderCount() == 1 || reference < oldestLive)
         {
@@ -207,6 +249,7 @@ public final class DayShape implements ItchMessageHandler
 
     private void removedIfGone(final int result, final long reference)
     {
+        event(result);
         if (applied(result) && books.lastRemaining() == 0)
         {
             died(reference);
@@ -252,25 +295,31 @@ public final class DayShape implements ItchMessageHandler
     @Override
     public void onOrderExecuted(final OrderExecutedFlyweight m)
     {
+        looked(m.orderReference());
         removedIfGone(books.execute(m.orderReference(), m.executedShares()), m.orderReference());
     }
 
     @Override
     public void onOrderExecutedWithPrice(final OrderExecutedWithPriceFlyweight m)
     {
+        looked(m.orderReference());
         removedIfGone(books.execute(m.orderReference(), m.executedShares()), m.orderReference());
     }
 
     @Override
     public void onOrderCancel(final OrderCancelFlyweight m)
     {
+        looked(m.orderReference());
         removedIfGone(books.cancel(m.orderReference(), m.cancelledShares()), m.orderReference());
     }
 
     @Override
     public void onOrderDelete(final OrderDeleteFlyweight m)
     {
-        if (applied(books.delete(m.orderReference())))
+        looked(m.orderReference());
+        final int result = books.delete(m.orderReference());
+        event(result);
+        if (applied(result))
         {
             died(m.orderReference());
         }
@@ -279,7 +328,10 @@ public final class DayShape implements ItchMessageHandler
     @Override
     public void onOrderReplace(final OrderReplaceFlyweight m)
     {
-        if (applied(books.replace(m.originalOrderReference(), m.newOrderReference(), m.shares(), m.price())))
+        looked(m.originalOrderReference());
+        final int result = books.replace(m.originalOrderReference(), m.newOrderReference(), m.shares(), m.price());
+        event(result);
+        if (applied(result))
         {
             died(m.originalOrderReference());
             placed(m.newOrderReference());
