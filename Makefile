@@ -54,12 +54,18 @@ SOFTROCE_NATIVE  ?=
 SOFTROCE_RUN = deploy/softroce/run.sh --payload $(SOFTROCE_STAGE)/payload --timeout $(SOFTROCE_TIMEOUT) \
     --lib $(SOFTROCE_STAGE)/lib --native $(SOFTROCE_STAGE)/native \
     --jvm-options gateway-app/target/jvm.options $(foreach n,$(SOFTROCE_NATIVE),--native $(n))
+# The two-host bed (deploy/softroce/run-pair.sh): two guests on one virtual segment, `mdgate run` over verbs on one,
+# the consumers on the other (results in target/softroce-pair/<UTC time>, linked as latest).
+SOFTROCE_PAIR_RUN = deploy/softroce/run-pair.sh --timeout $(SOFTROCE_PAIR_TIMEOUT) \
+    --lib $(SOFTROCE_STAGE)/lib --native $(SOFTROCE_STAGE)/native \
+    --jvm-options gateway-app/target/jvm.options $(foreach n,$(SOFTROCE_NATIVE),--native $(n))
+SOFTROCE_PAIR_TIMEOUT ?= 1500
 define softroce_prepare
 deploy/softroce/tests/stage.sh $(SOFTROCE_STAGE)
 deploy/softroce/build-image.sh
 endef
 
-.PHONY: help setup build test test-unit test-softroce test-softroce-smoke demo dist bench bench-end-to-end bench-latency bench-ingress clean
+.PHONY: help setup build test test-unit test-softroce test-softroce-pair test-softroce-smoke demo dist bench bench-end-to-end bench-latency bench-ingress clean
 
 help: ## List the targets.
 	@echo "mdgate make targets (README.md explains each):"
@@ -88,6 +94,12 @@ test-softroce: setup ## Only the Soft-RoCE guest run: tests tagged softroce, per
 	$(MAVEN) -DskipTests -pl gateway-app -am package
 	$(softroce_prepare)
 	$(SOFTROCE_RUN)
+
+test-softroce-pair: setup ## Only the two-host guest run: `mdgate run` over verbs on one guest, consumers on another.
+	$(MAVEN) -DskipTests -pl gateway-app -am package
+	$(softroce_prepare)
+	pair=target/softroce-pair/$$(date -u +%Y%m%d-%H%M%S); rc=0; $(SOFTROCE_PAIR_RUN) --out $$pair || rc=$$?; \
+	if [[ -d $$pair ]]; then ln -sfn $$(basename $$pair) target/softroce-pair/latest; fi; exit $$rc
 
 test-softroce-smoke: setup ## The Soft-RoCE bed's own smoke test in the guest (devices, perftest, multicast, JRE).
 	$(MAVEN) -DskipTests -pl gateway-app -am package

@@ -10,6 +10,10 @@
 #   --jvm-options FILE  one line of JVM flags, handed to the steps as $MDGATE_JVM_FLAGS
 #   --out DIR           where results go (new or empty; default target/softroce/<UTC time>, linked as latest)
 #   --timeout SECONDS   hard limit for the whole guest run, boot included (default 1500)
+#   --link LOCAL:REMOTE:MAC  two-host bed (run-pair.sh): a virtio NIC with this MAC whose Ethernet frames travel
+#                       as UDP datagrams from 127.0.0.1:LOCAL to 127.0.0.1:REMOTE (the other guest's LOCAL)
+#   --host-env FILE     two-host bed: the guest's identity (ROLE, RXE_IPV4, PEER_IPV4), the runner's bed/host.env
+#   --exchange DIR      two-host bed: a writable directory both guests mount at /exchange to hand each other files
 # Environment: MDGATE_SOFTROCE_CACHE (image cache, as for build-image.sh), MDGATE_SOFTROCE_TIMEOUT,
 #   MDGATE_SOFTROCE_SMP (2), MDGATE_SOFTROCE_MEM (MiB, 4096), MDGATE_SOFTROCE_TCG_THREAD (single: every vCPU
 #   on one host thread, the default, as guest JVMs die now and then under multi; multi: a host thread per
@@ -40,11 +44,14 @@ usage_error()
 payload=
 out=
 jvm_options=
+link=
+host_env=
+exchange=
 libs=()
 natives=()
 while (($# > 0)); do
     case $1 in
-        --payload|--lib|--native|--jvm-options|--out|--timeout)
+        --payload|--lib|--native|--jvm-options|--out|--timeout|--link|--host-env|--exchange)
             (($# >= 2)) || usage_error "$1 needs a value"
             case $1 in
                 --payload) payload=$2 ;;
@@ -53,9 +60,12 @@ while (($# > 0)); do
                 --jvm-options) jvm_options=$2 ;;
                 --out) out=$2 ;;
                 --timeout) limit=$2 ;;
+                --link) link=$2 ;;
+                --host-env) host_env=$2 ;;
+                --exchange) exchange=$2 ;;
             esac
             shift 2 ;;
-        -h|--help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) usage_error "unknown argument '$1'" ;;
     esac
 done
@@ -82,6 +92,17 @@ for p in "${libs[@]}" "${natives[@]}"; do
     [[ -e $p ]] || usage_error "'$p' does not exist"
 done
 [[ -z $jvm_options || -f $jvm_options ]] || usage_error "--jvm-options '$jvm_options' is not a file"
+nic=(-nic none)
+if [[ -n $link ]]; then
+    [[ $link =~ ^([0-9]{4,5}):([0-9]{4,5}):(([0-9a-f]{2}:){5}[0-9a-f]{2})$ ]] \
+        || usage_error "--link must be LOCAL_PORT:REMOTE_PORT:MAC, e.g. 47001:47002:52:54:00:4d:00:01 (got '$link')"
+    nic=(-netdev "socket,id=link0,udp=127.0.0.1:${BASH_REMATCH[2]},localaddr=127.0.0.1:${BASH_REMATCH[1]}"
+        -device "virtio-net-pci,netdev=link0,mac=${BASH_REMATCH[3]}")
+fi
+[[ -z $host_env || -f $host_env ]] || usage_error "--host-env '$host_env' is not a file"
+[[ -z $exchange || -d $exchange ]] || usage_error "--exchange '$exchange' is not a directory"
+virtfs_exchange=()
+[[ -n $exchange ]] && virtfs_exchange=(-virtfs "local,path=$(cd "$exchange" && pwd),mount_tag=exchange,security_model=none")
 for tool in qemu-system-x86_64 qemu-img flock; do
     command -v "$tool" >/dev/null || usage_error "'$tool' is missing; run deploy/setup.sh"
 done
@@ -151,6 +172,7 @@ for p in "${natives[@]}"; do
     fi
 done
 [[ -n $jvm_options ]] && cp "$jvm_options" "$share/jvm.options"
+[[ -n $host_env ]] && cp "$host_env" "$share/bed/host.env"
 cp "$payload/steps.list" "$out/steps.list"
 say "payload $(cd "$payload" && pwd): $(grep -cvE '^[[:space:]]*(#|$)' "$payload/steps.list") steps," \
     "$(find "$share/lib" -type f | wc -l) jars, $(find "$share/native" -type f | wc -l) native libraries"
@@ -162,17 +184,17 @@ flock -s -w 3600 8 || usage_error "could not take a shared lock on $cache/.lock 
 qemu-img create -q -f qcow2 -F raw -b "$image/rootfs.img" "$tmp/root.qcow2"
 console="$out/console.log"
 : >"$console"
-say "booting the guest (QEMU TCG $tcg_thread-threaded, $smp CPUs, $mem MiB, no NIC); hard limit $limit s; console: $console"
+say "booting the guest (QEMU TCG $tcg_thread-threaded, $smp CPUs, $mem MiB, ${link:+NIC on UDP }${link:-no NIC}); hard limit $limit s; console: $console"
 started=$SECONDS
 qemu-system-x86_64 \
     -name mdgate-softroce -nodefaults -no-user-config -no-reboot \
-    -accel "tcg,thread=$tcg_thread" -cpu "$cpu_model" -smp "$smp" -m "$mem" -nic none \
+    -accel "tcg,thread=$tcg_thread" -cpu "$cpu_model" -smp "$smp" -m "$mem" "${nic[@]}" \
     -display none -monitor none -serial "file:$console" \
     -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
     -append "root=/dev/vda rw rootfstype=ext4 console=ttyS0 init=/usr/local/sbin/mdgate-init panic=1 mitigations=off quiet loglevel=3 net.ifnames=0" \
     -drive "file=$tmp/root.qcow2,format=qcow2,if=virtio,cache=unsafe,discard=unmap" \
     -virtfs "local,path=$share,mount_tag=mdgate,security_model=none,readonly=on" \
-    -virtfs "local,path=$out/guest,mount_tag=results,security_model=none" \
+    -virtfs "local,path=$out/guest,mount_tag=results,security_model=none" "${virtfs_exchange[@]}" \
     -device virtio-rng-pci \
     </dev/null >"$tmp/qemu.out" 2>&1 &
 qemu_pid=$!

@@ -6,6 +6,8 @@
 # It sets Soft-RoCE up (rdma_rxe on a veth pair, device rxe0), runs every step of payload/steps.list with
 # its own time limit, records each step's exit code, and writes /results/guest-status last: the host takes
 # a missing status file as a crashed guest. All RDMA and IP traffic stays inside the guest (no NIC).
+# On the two-host bed (run-pair.sh) bed/host.env names the guest (ROLE, RXE_IPV4, PEER_IPV4): rdma_rxe then
+# sits on the guest's NIC, eth0, whose frames reach only the other guest, and /exchange is a share of both.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C LC_ALL=C
 umask 022
@@ -17,6 +19,15 @@ rxe_dev=rxe0
 rxe_netdev=veth0
 rxe_peer=veth1
 rxe_ipv4=10.77.0.1
+pair=0
+if [[ -f $bed/host.env ]]; then
+    # shellcheck source=/dev/null
+    source "$bed/host.env"
+    pair=1
+    rxe_netdev=eth0
+    rxe_peer=
+    rxe_ipv4=$RXE_IPV4
+fi
 
 uptime_s() { local u _; read -r u _ </proc/uptime; echo "$u"; }
 say() { echo "softroce-guest [$(uptime_s) s] $*"; }
@@ -33,7 +44,7 @@ finish()
 }
 
 mkdir -p "$results/bed"
-echo softroce >/proc/sys/kernel/hostname
+echo "softroce${ROLE:+-$ROLE}" >/proc/sys/kernel/hostname
 say "runner started; kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print int($2 / 1024) " MiB" }' /proc/meminfo)"
 
 # ---- Soft-RoCE ------------------------------------------------------------------------------------------
@@ -42,9 +53,17 @@ setup_rxe()
     ulimit -l unlimited || return 1
     ip link set lo up || return 1
     modprobe -a ib_uverbs rdma_ucm rdma_rxe veth || { say "modprobe of the RDMA modules failed"; return 1; }
-    ip link add "$rxe_netdev" type veth peer name "$rxe_peer" || return 1
-    ip addr add "$rxe_ipv4/24" dev "$rxe_netdev" || return 1
-    ip link set "$rxe_netdev" up && ip link set "$rxe_peer" up || return 1
+    if ((pair)); then
+        modprobe -a virtio_net 9p 9pnet_virtio || return 1
+        mkdir -p /exchange && mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 exchange /exchange || return 1
+        for ((try = 0; try < 40; try++)); do [[ -e /sys/class/net/$rxe_netdev ]] && break; sleep 0.25; done
+        ip addr add "$rxe_ipv4/24" dev "$rxe_netdev" || return 1
+        ip link set "$rxe_netdev" up || return 1
+    else
+        ip link add "$rxe_netdev" type veth peer name "$rxe_peer" || return 1
+        ip addr add "$rxe_ipv4/24" dev "$rxe_netdev" || return 1
+        ip link set "$rxe_netdev" up && ip link set "$rxe_peer" up || return 1
+    fi
     rdma link add "$rxe_dev" type rxe netdev "$rxe_netdev" || { say "rdma link add failed"; return 1; }
 
     local port=/sys/class/infiniband/$rxe_dev/ports/1 i gid want
@@ -88,6 +107,7 @@ export MDGATE_JVM_FLAGS=""
 [[ -f /mdgate/jvm.options ]] && MDGATE_JVM_FLAGS=$(tr '\n' ' ' </mdgate/jvm.options)
 export LD_LIBRARY_PATH=/mdgate/native
 export RXE_DEV=$rxe_dev RXE_NETDEV=$rxe_netdev RXE_PEER_NETDEV=$rxe_peer RXE_IPV4=$rxe_ipv4 RXE_GID_INDEX
+export ROLE PEER_IPV4
 JAVA_HOME=$(dirname "$(dirname "$(readlink -f /usr/bin/java)")")
 export JAVA_HOME
 
