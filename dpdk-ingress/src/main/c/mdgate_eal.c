@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -64,6 +66,75 @@ jstring mdg_log_last(JNIEnv *env)
     return text;
 }
 
+/*
+ * EAL prints to the process's stdout and stderr as well as to its log: getopt's complaint about an option and the
+ * whole EAL usage after it. The CLI's stdout is data (JSON), so during rte_eal_init both descriptors point at a
+ * memory file, and what it held, up to the usage, goes into the captured log instead. Nothing else of this
+ * process prints while EAL starts: start-up is single-threaded.
+ */
+struct console_capture
+{
+    int file;
+    int saved_out;
+    int saved_err;
+};
+
+static void console_capture_begin(struct console_capture *capture)
+{
+    fflush(stdout);
+    fflush(stderr);
+    capture->file = memfd_create("mdgate-eal-console", MFD_CLOEXEC);
+    capture->saved_out = capture->file < 0 ? -1 : dup(STDOUT_FILENO);
+    capture->saved_err = capture->file < 0 ? -1 : dup(STDERR_FILENO);
+    if (capture->saved_out >= 0 && capture->saved_err >= 0)
+    {
+        dup2(capture->file, STDOUT_FILENO);
+        dup2(capture->file, STDERR_FILENO);
+    }
+}
+
+/* Restores stdout and stderr and writes what EAL printed, without its usage, to the log capture. */
+static void console_capture_end(struct console_capture *capture)
+{
+    fflush(stdout);
+    fflush(stderr);
+    if (capture->saved_out >= 0 && capture->saved_err >= 0)
+    {
+        dup2(capture->saved_out, STDOUT_FILENO);
+        dup2(capture->saved_err, STDERR_FILENO);
+    }
+    if (capture->saved_out >= 0)
+    {
+        close(capture->saved_out);
+    }
+    if (capture->saved_err >= 0)
+    {
+        close(capture->saved_err);
+    }
+    if (capture->file < 0)
+    {
+        return;
+    }
+    char text[4096];
+    const ssize_t length = pread(capture->file, text, sizeof(text) - 1, 0);
+    close(capture->file);
+    if (length <= 0 || capture_stream == NULL)
+    {
+        return;
+    }
+    text[length] = '\0';
+    char *usage = strstr(text, "\nUsage:");
+    if (usage != NULL)
+    {
+        usage[1] = '\0';
+    }
+    else if (strncmp(text, "Usage:", 6) == 0)
+    {
+        text[0] = '\0';
+    }
+    fputs(text, capture_stream);
+}
+
 /* Copies Java's arguments into strings EAL may keep for the life of the process, so they are never freed. */
 static int copy_arguments(JNIEnv *env, jobjectArray args, char **argv, int max)
 {
@@ -113,9 +184,12 @@ static jint eal_init0(JNIEnv *env, jclass clazz, jobjectArray args)
         pthread_mutex_unlock(&eal_lock);
         return argc;
     }
+    struct console_capture console;
     mdg_log_capture_begin();
+    console_capture_begin(&console);
     const int parsed = rte_eal_init(argc, argv);
     const int error = rte_errno;
+    console_capture_end(&console);
     mdg_log_capture_end();
     eal_result = parsed < 0 ? -(error == 0 ? EINVAL : error) : 0;
     const jint result = eal_result;

@@ -48,6 +48,16 @@ final class DpdkErrors
         return sb.toString();
     }
 
+    /**
+     * @param log DPDK's log of a failed EAL start.
+     * @return whether EAL refused its command line (an option it does not know or a malformed value), which
+     * EAL's argument parser says in these words before anything else is tried.
+     */
+    static boolean refusedArguments(final String log)
+    {
+        return null != log && log.contains("Invalid 'command line' arguments");
+    }
+
     /** @return what would fix a failed EAL start, from the errno and the process's privileges. */
     static String ealRemedy(final int result, final DpdkIngress.Context context)
     {

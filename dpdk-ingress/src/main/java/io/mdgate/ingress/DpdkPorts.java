@@ -69,6 +69,7 @@ public final class DpdkPorts
     /**
      * @param ealArguments EAL arguments (see {@link #ealCommandLine}); ignored when EAL already runs.
      * @return every port EAL found, by id.
+     * @throws IllegalArgumentException when EAL refuses its arguments (an unknown or malformed option).
      * @throws IllegalStateException saying what is missing when the library is unavailable or EAL does not start.
      */
     public static synchronized List<PortInfo> list(final List<String> ealArguments)
@@ -91,9 +92,15 @@ public final class DpdkPorts
             final int result = DpdkNative.ealInit0(args);
             if (result < 0)
             {
-                throw new IllegalStateException(DpdkErrors.message("DPDK EAL did not start with '" +
-                    String.join(" ", args) + "'", result, DpdkNative.lastLog0(), DpdkErrors.isRoot() ? "check the " +
-                    "EAL arguments and devices" : "run as root (DPDK needs to lock memory and open devices)"));
+                final String log = DpdkNative.lastLog0();
+                final String started = "DPDK EAL did not start with '" + String.join(" ", args) + "'";
+                if (DpdkErrors.refusedArguments(log))
+                {
+                    throw new IllegalArgumentException(DpdkErrors.message(started, result, log, "give EAL " +
+                        "arguments it knows (DPDK's EAL parameters, e.g. -a 0000:3b:00.0 or --vdev net_null0)"));
+                }
+                throw new IllegalStateException(DpdkErrors.message(started, result, log, DpdkErrors.isRoot() ?
+                    "check the EAL arguments and devices" : "run as root (DPDK needs to lock memory and open devices)"));
             }
         }
         final List<PortInfo> ports = new ArrayList<>();

@@ -55,7 +55,7 @@ import java.util.concurrent.TimeUnit;
     exitCodeList = {
         "0:decoded (the summary says what was malformed or missing)",
         "1:the file cannot be read or is in no accepted format",
-        "2:bad arguments" })
+        "2:bad arguments, or the file is missing, a directory or not readable" })
 public final class DecodeCommand implements Callable<Integer>
 {
     /** Exit code when the file cannot be read or is in no format mdgate reads. */
@@ -258,7 +258,7 @@ public final class DecodeCommand implements Callable<Integer>
         final PrintWriter err = spec.commandLine().getErr();
         if (Files.isDirectory(file))
         {
-            return unreadable(err, "it is a directory, not a file");
+            throw wrongInput("it is a directory; give the path of a capture or ITCH file");
         }
         final ItchFileDecoder.Context context = new ItchFileDecoder.Context()
             .format(format)
@@ -277,11 +277,11 @@ public final class DecodeCommand implements Callable<Integer>
         }
         catch (final NoSuchFileException ex)
         {
-            return unreadable(err, "no such file");
+            throw wrongInput("no such file; give the path of a capture or ITCH file");
         }
         catch (final AccessDeniedException ex)
         {
-            return unreadable(err, "permission denied");
+            throw wrongInput("permission denied; give a file this user may read");
         }
         catch (final CaptureFormatException ex)
         {
@@ -303,6 +303,12 @@ public final class DecodeCommand implements Callable<Integer>
     private static String withKey(final String object, final String key, final String valueJson)
     {
         return object.substring(0, object.lastIndexOf('}')) + ", \"" + key + "\": " + valueJson + "}";
+    }
+
+    /** @return the usage error for a named file that is missing or of the wrong kind, by the rule of exit codes. */
+    private CommandLine.ParameterException wrongInput(final String why)
+    {
+        return new CommandLine.ParameterException(spec.commandLine(), "cannot read " + file + ": " + why);
     }
 
     private DecodeSummary unreadable(final PrintWriter err, final String why)

@@ -39,8 +39,9 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:Success.",
-        "1:The command failed while running.",
-        "2:Invalid arguments; the message says what is wrong." },
+        "1:The work failed while being done (host, network, damaged data, a failed write).",
+        "2:The command line is wrong: an option, the configuration, or a file it names (missing, a directory, " +
+            "not accessible, already there)." },
     footer = "%nRun 'mdgate help COMMAND' for the options of a command.",
     subcommands = {
         SimCommand.class, DecodeCommand.class, IngressCommand.class, RecordCommand.class, ReplayCommand.class,
@@ -58,14 +59,16 @@ public final class Main implements Callable<Integer>
     @Override
     public Integer call()
     {
-        throw new ParameterException(spec.commandLine(), "Missing command: choose one of the commands below");
+        throw new ParameterException(spec.commandLine(),
+            "Missing command: give one of the commands that 'mdgate --help' lists");
     }
 
     /**
      * Builds the command line with every registered subcommand. Wrong arguments of any command (unknown option or
      * command, missing or invalid parameter, or a {@link ParameterException} thrown by the command itself while
-     * validating its input) print what is wrong and that command's usage to stderr and give exit code
-     * {@link CommandLine.ExitCode#USAGE} (2); see {@link UsageErrorHandler}.
+     * validating its input) print what is wrong and where the command's help is on stderr and give exit code
+     * {@link ExitCodes#USAGE} (2), see {@link UsageErrorHandler}; an exception escaping a command prints one line
+     * and gives the exit code of the rule in {@link ExitCodes}, see {@link ExecutionErrorHandler}.
      *
      * @return a new command line, ready for {@link CommandLine#execute(String...)}.
      */
@@ -73,6 +76,7 @@ public final class Main implements Callable<Integer>
     {
         final CommandLine commandLine = new CommandLine(new Main());
         commandLine.setParameterExceptionHandler(new UsageErrorHandler());
+        commandLine.setExecutionExceptionHandler(new ExecutionErrorHandler());
         return commandLine;
     }
 

@@ -8,9 +8,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * Reports wrong arguments of any mdgate command the same way: the command and what is wrong, a suggestion when
- * the input looks like a typo, then the usage of that command, all on the root command's stderr; the exit code
- * is always {@link CommandLine.ExitCode#USAGE} (2), whatever a subcommand declares. Stateless.
+ * Reports wrong arguments of any mdgate command the same way, on the root command's stderr: the command and what
+ * is wrong on the first line, a suggestion when the input looks like a typo, then one line naming the command's
+ * {@code --help} rather than the whole usage, which would bury the error. The exit code is always
+ * {@link ExitCodes#USAGE} (2), whatever a subcommand declares. Stateless.
  */
 final class UsageErrorHandler implements IParameterExceptionHandler
 {
@@ -20,17 +21,17 @@ final class UsageErrorHandler implements IParameterExceptionHandler
         final CommandLine command = ex.getCommandLine();
         final PrintWriter err = root(command).getErr();
         final CommandLine.Help.ColorScheme colors = command.getColorScheme();
+        final String name = command.getCommandSpec().qualifiedName();
 
-        err.println(colors.errorText(command.getCommandSpec().qualifiedName() + ": " + ex.getMessage()));
+        err.println(colors.errorText(name + ": " + ex.getMessage()));
         UnmatchedArgumentException.printSuggestions(ex, err);
-        err.println();
-        command.usage(err, colors);
+        err.println("Run '" + name + " --help' for its options and arguments.");
         err.flush();
 
-        return CommandLine.ExitCode.USAGE;
+        return ExitCodes.USAGE;
     }
 
-    private static CommandLine root(final CommandLine command)
+    static CommandLine root(final CommandLine command)
     {
         CommandLine root = command;
         while (null != root.getParent())

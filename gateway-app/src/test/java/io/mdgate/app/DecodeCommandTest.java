@@ -187,19 +187,19 @@ class DecodeCommandTest
     }
 
     @Test
-    void shouldExitWithOneNamingTheFileWhenItDoesNotExist()
+    void shouldExitWithTwoNamingTheFileWhenItDoesNotExist()
     {
         final Path missing = dir.resolve("missing.pcap");
 
-        assertEquals(1, run(missing.toString()));
+        assertEquals(2, run(missing.toString()));
         assertTrue(err.toString().contains("cannot read " + missing + ": no such file"), err.toString());
         assertEquals("", out.toString());
     }
 
     @Test
-    void shouldExitWithOneWhenTheFileIsADirectory()
+    void shouldExitWithTwoWhenTheFileIsADirectory()
     {
-        assertEquals(1, run(dir.toString()));
+        assertEquals(2, run(dir.toString()));
         assertTrue(err.toString().contains("directory"), err.toString());
     }
 

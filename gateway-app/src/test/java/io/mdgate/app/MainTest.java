@@ -47,11 +47,11 @@ class MainTest
     }
 
     @Test
-    void shouldRefuseAnUnknownOptionWithTheUsageAndExitCode2()
+    void shouldRefuseAnUnknownOptionWithAPointerToTheHelpAndExitCode2()
     {
         assertEquals(2, execute(Main.commandLine(), "--bogus"));
 
-        assertUsageError("mdgate: Unknown option: '--bogus'", "Usage: mdgate");
+        assertUsageError("mdgate: Unknown option: '--bogus'", "Run 'mdgate --help'");
     }
 
     @Test
@@ -59,7 +59,7 @@ class MainTest
     {
         assertEquals(2, execute(Main.commandLine(), "hepl"));
 
-        assertUsageError("mdgate: Unmatched argument at index 0: 'hepl'", "Usage: mdgate");
+        assertUsageError("mdgate: Unmatched argument at index 0: 'hepl'", "Run 'mdgate --help'");
         final String suggestion = err.toString().lines().filter(l -> l.startsWith("Did you mean:")).findFirst()
             .orElse("");
         assertTrue(suggestion.contains("mdgate help"), err.toString());
@@ -70,7 +70,7 @@ class MainTest
     {
         assertEquals(2, execute(Main.commandLine()));
 
-        assertUsageError("mdgate: Missing command", "Usage: mdgate");
+        assertUsageError("mdgate: Missing command", "Run 'mdgate --help'");
     }
 
     @Test
@@ -80,7 +80,7 @@ class MainTest
 
         assertEquals(2, execute(commandLine, "probe"));
 
-        assertUsageError("mdgate probe: Missing required parameter: '<file>'", "Usage: mdgate probe");
+        assertUsageError("mdgate probe: Missing required parameter: '<file>'", "Run 'mdgate probe --help'");
     }
 
     @Test
@@ -90,7 +90,7 @@ class MainTest
 
         assertEquals(2, execute(commandLine, "probe", "--count", "many", "x.pcap"));
 
-        assertUsageError("mdgate probe: Invalid value for option '--count': 'many' is not an int", "Usage: mdgate probe");
+        assertUsageError("mdgate probe: Invalid value for option '--count': 'many' is not an int", "Run 'mdgate probe --help'");
     }
 
     @Test
@@ -100,7 +100,7 @@ class MainTest
 
         assertEquals(2, execute(commandLine, "probe", "--count", "-1", "x.pcap"));
 
-        assertUsageError("mdgate probe: --count must be 1 or more, was -1", "Usage: mdgate probe");
+        assertUsageError("mdgate probe: --count must be 1 or more, was -1", "Run 'mdgate probe --help'");
     }
 
     @Test
@@ -153,11 +153,12 @@ class MainTest
         return commandLine.execute(args);
     }
 
-    private void assertUsageError(final String firstLine, final String usage)
+    private void assertUsageError(final String firstLine, final String helpPointer)
     {
         final String text = err.toString();
         assertTrue(text.startsWith(firstLine), text);
-        assertTrue(text.contains(usage), text);
+        assertTrue(text.lines().reduce((a, b) -> b).orElse("").startsWith(helpPointer), text);
+        assertFalse(text.contains("Usage:"), "no usage screen burying the error: " + text);
         assertEquals("", out.toString());
     }
 

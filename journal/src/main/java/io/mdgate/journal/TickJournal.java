@@ -12,6 +12,9 @@ import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.Position;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -227,6 +230,11 @@ public final class TickJournal implements AutoCloseable
                 }
                 return;
             }
+            if (Files.exists(directory) && !Files.isDirectory(directory))
+            {
+                throw new JournalException(directory + " is a file, not a journal directory; give a new or empty " +
+                    "directory");
+            }
             Files.createDirectories(directory);
             try (Stream<Path> entries = Files.list(directory))
             {
@@ -242,8 +250,27 @@ public final class TickJournal implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new JournalException("cannot create the journal " + directory + ": " + ex, ex);
+            throw new JournalException("cannot create the journal " + directory + ": " + reason(ex) +
+                "; give a directory this user may create", ex);
         }
+    }
+
+    /** @return an I/O failure in words, the path it concerns first, without the exception's class name. */
+    private static String reason(final IOException ex)
+    {
+        if (ex instanceof AccessDeniedException denied)
+        {
+            return denied.getFile() + ": permission denied";
+        }
+        if (ex instanceof FileAlreadyExistsException exists)
+        {
+            return exists.getFile() + " is a file in the way";
+        }
+        if (ex instanceof FileSystemException other && null != other.getReason())
+        {
+            return other.getFile() + ": " + other.getReason();
+        }
+        return null == ex.getMessage() ? ex.getClass().getSimpleName() : ex.getMessage();
     }
 
     private static long lastTick(final SingleChronicleQueue ticks)

@@ -12,9 +12,11 @@ import io.mdgate.runtime.config.HostTopology;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +39,7 @@ import java.util.concurrent.Callable;
     exitCodeList = {
         "0:No check failed (warnings allowed).",
         "1:At least one check failed.",
-        "2:Invalid options." })
+        "2:Invalid options, or a --config file that is missing or not readable." })
 public final class DoctorCommand implements Callable<Integer>
 {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -70,6 +72,11 @@ public final class DoctorCommand implements Callable<Integer>
             }
             catch (final ConfigException ex)
             {
+                if (!Files.isRegularFile(configFile) || !Files.isReadable(configFile))
+                {
+                    // Not a file to check: the command line is wrong (exit 2), not the host.
+                    throw new ParameterException(spec.commandLine(), ex.getMessage());
+                }
                 checks.add(DoctorCheck.fail("config", String.join("; ", ex.problems()), "fix " + configFile +
                     " (docs/CONFIGURATION.md describes every key)"));
             }

@@ -3,6 +3,7 @@ package io.mdgate.app.config;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.mdgate.app.ExitCodes;
 import io.mdgate.ingress.DpdkPorts;
 import io.mdgate.ingress.DpdkPorts.PortInfo;
 import io.mdgate.runtime.config.ConfigException;
@@ -41,7 +42,7 @@ import java.util.concurrent.Callable;
     exitCodeList = {
         "0:Ports listed (possibly none).",
         "1:DPDK is unavailable or EAL did not start; the message says why.",
-        "2:Invalid options or configuration file." })
+        "2:Invalid options, EAL arguments or configuration file." })
 public final class PortsCommand implements Callable<Integer>
 {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -82,10 +83,15 @@ public final class PortsCommand implements Callable<Integer>
         {
             ports = DpdkPorts.list(arguments);
         }
+        catch (final IllegalArgumentException ex)
+        {
+            spec.commandLine().getErr().println("mdgate ports: " + ex.getMessage());
+            return ExitCodes.USAGE;
+        }
         catch (final IllegalStateException ex)
         {
             spec.commandLine().getErr().println("mdgate ports: " + ex.getMessage());
-            return 1;
+            return ExitCodes.FAILED;
         }
         final PrintWriter out = spec.commandLine().getOut();
         if (json)

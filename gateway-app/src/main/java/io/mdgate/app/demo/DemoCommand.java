@@ -2,6 +2,7 @@ package io.mdgate.app.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mdgate.app.OutputPaths;
 import io.mdgate.app.report.HlogFiles;
 import io.mdgate.app.report.LatencySeries;
 import io.mdgate.app.sim.SimulatorSettings;
@@ -144,6 +145,7 @@ public final class DemoCommand implements Callable<Integer>
     public Integer call()
     {
         validate();
+        OutputPaths.checkDirectory(spec.commandLine(), "--dir", dir);
         final IngressMode mode = mode();
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();

@@ -1,5 +1,6 @@
 package io.mdgate.app.egress;
 
+import io.mdgate.app.FailureReasons;
 import io.mdgate.app.StopSignal;
 import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.OrderBooks;
@@ -237,7 +238,8 @@ public final class PublishCommand implements Callable<Integer>
             }
             catch (final IOException ex)
             {
-                throw new ParameterException(spec.commandLine(), "cannot read --tokens " + tokensFile + ": " + ex);
+                throw new ParameterException(spec.commandLine(), "cannot read --tokens " + tokensFile + ": " +
+                    FailureReasons.describe(ex));
             }
             properties.stringPropertyNames().forEach(name -> all.put(name, properties.getProperty(name)));
         }

@@ -73,7 +73,7 @@ import java.util.concurrent.atomic.AtomicReference;
     exitCodeList = {
         "0:recorded",
         "1:the file cannot be read, or the journal is damaged or refuses the file",
-        "2:bad arguments" })
+        "2:bad arguments, or the file is missing, a directory or not readable, or --journal is no journal" })
 public final class RecordCommand implements Callable<Integer>
 {
     /** Exit code when the file cannot be read or the journal fails. */
@@ -161,7 +161,7 @@ public final class RecordCommand implements Callable<Integer>
         final PrintWriter err = spec.commandLine().getErr();
         if (Files.isDirectory(file))
         {
-            return fail(err, "cannot read " + file + ": it is a directory, not a file");
+            throw usage("cannot read " + file + ": it is a directory; give the path of a capture or ITCH file");
         }
         try (TickJournal tickJournal = openJournal(context))
         {
@@ -173,11 +173,11 @@ public final class RecordCommand implements Callable<Integer>
         }
         catch (final NoSuchFileException ex)
         {
-            return fail(err, "cannot read " + file + ": no such file");
+            throw usage("cannot read " + file + ": no such file; give the path of a capture or ITCH file");
         }
         catch (final AccessDeniedException ex)
         {
-            return fail(err, "cannot read " + file + ": permission denied");
+            throw usage("cannot read " + file + ": permission denied; give a file this user may read");
         }
         catch (final CaptureFormatException ex)
         {

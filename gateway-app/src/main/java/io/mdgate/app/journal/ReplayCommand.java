@@ -14,6 +14,8 @@ import io.mdgate.journal.ReplayPacer;
 import io.mdgate.journal.TickReplay;
 import org.agrona.concurrent.UnsafeBuffer;
 import io.mdgate.app.CaptureOptionConverters.EndpointConverter;
+import io.mdgate.app.FailureReasons;
+import io.mdgate.app.OutputPaths;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -128,11 +130,12 @@ public final class ReplayCommand implements Callable<Integer>
         }
         catch (final UncheckedIOException ex)
         {
-            return fail(err, "cannot write " + (out == null ? "the output" : out) + ": " + ex.getCause().getMessage());
+            return fail(err, "cannot write " + (out == null ? "the output" : out) + ": " +
+                FailureReasons.describe(ex.getCause()));
         }
         catch (final IOException ex)
         {
-            return fail(err, "cannot write " + out + ": " + ex.getMessage());
+            return fail(err, "cannot write " + out + ": " + FailureReasons.describe(ex));
         }
         catch (final JournalException ex)
         {
@@ -345,10 +348,7 @@ public final class ReplayCommand implements Callable<Integer>
         {
             throw usage("--to pcap needs --out FILE (a capture is binary, not for a terminal)");
         }
-        if (out != null && Files.isDirectory(out))
-        {
-            throw usage("--out " + out + " is a directory; give a file");
-        }
+        OutputPaths.checkFile(spec.commandLine(), "--out", out);
         return pcap || "packets".equals(source);
     }
 

@@ -1,5 +1,7 @@
 package io.mdgate.app.report;
 
+import io.mdgate.app.FailureReasons;
+import io.mdgate.app.OutputPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -75,13 +77,23 @@ public final class ReportCommand implements Callable<Integer>
         {
             throw new ParameterException(spec.commandLine(), ex.getMessage());
         }
+        OutputPaths.checkDirectory(spec.commandLine(), "--out", out);
+        try
+        {
+            // Before the logs are read, so that an output that cannot be made is refused before any work.
+            Files.createDirectories(out);
+        }
+        catch (final IOException ex)
+        {
+            throw new ParameterException(spec.commandLine(), "--out " + out + " cannot be created: " +
+                FailureReasons.describe(ex) + "; give a directory this user may create");
+        }
         final PrintWriter stdout = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         try
         {
             final List<LatencySeries> series = HlogFiles.read(files);
             final String table = PercentileTable.render(series);
-            Files.createDirectories(out);
             Files.writeString(out.resolve(TABLE), table);
             stdout.print(table);
             if (!noPlot)
@@ -94,9 +106,16 @@ public final class ReportCommand implements Callable<Integer>
             stdout.flush();
             return 0;
         }
-        catch (final IllegalArgumentException | UncheckedIOException | IOException ex)
+        catch (final IllegalArgumentException ex)
         {
             err.println("mdgate report: " + ex.getMessage());
+            err.flush();
+            return 1;
+        }
+        catch (final UncheckedIOException | IOException ex)
+        {
+            err.println("mdgate report: " + FailureReasons.describe(ex instanceof UncheckedIOException ?
+                ex.getCause() : ex));
             err.flush();
             return 1;
         }

@@ -1,5 +1,6 @@
 package io.mdgate.app.run;
 
+import io.mdgate.app.ExitCodes;
 import io.mdgate.runtime.counters.CountersFile;
 import io.mdgate.runtime.counters.CountersFileException;
 import io.mdgate.runtime.counters.ErrorRecord;
@@ -29,8 +30,7 @@ import java.util.concurrent.Callable;
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
         "0:printed (possibly no errors)",
-        "1:the counters file cannot be read",
-        "2:bad arguments" })
+        "2:bad arguments, or the counters file is missing or is not one" })
 public final class ErrorsCommand implements Callable<Integer>
 {
     @Spec
@@ -74,7 +74,7 @@ public final class ErrorsCommand implements Callable<Integer>
         {
             err.println("mdgate errors: " + ex.getMessage());
             err.flush();
-            return 1;
+            return ExitCodes.USAGE;
         }
     }
 

@@ -1,6 +1,7 @@
 package io.mdgate.app.run;
 
 import io.mdgate.core.counters.CounterType;
+import io.mdgate.app.ExitCodes;
 import io.mdgate.runtime.counters.CountersFile;
 import io.mdgate.runtime.counters.CountersFileException;
 import io.mdgate.runtime.counters.CountersSnapshot;
@@ -33,8 +34,7 @@ import java.util.concurrent.Callable;
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
         "0:shown",
-        "1:the counters file cannot be read",
-        "2:bad arguments" })
+        "2:bad arguments, or the counters file is missing or is not one" })
 public final class StatCommand implements Callable<Integer>
 {
     private static final String CLEAR = "\033[H\033[2J";
@@ -107,7 +107,7 @@ public final class StatCommand implements Callable<Integer>
         {
             err.println("mdgate stat: " + ex.getMessage());
             err.flush();
-            return 1;
+            return ExitCodes.USAGE;
         }
         catch (final InterruptedException ex)
         {

@@ -1,5 +1,7 @@
 package io.mdgate.app.sim;
 
+import io.mdgate.app.FailureReasons;
+import io.mdgate.app.OutputPaths;
 import io.mdgate.core.mold.MoldUdp64Session;
 import io.mdgate.core.sim.RateProfile;
 import io.mdgate.core.sim.SimulationConfig;
@@ -9,6 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.NetworkInterface;
@@ -233,6 +236,8 @@ public final class SimCommand implements Callable<Integer>
     public Integer call()
     {
         final SimulatorSettings settings = settings();
+        OutputPaths.checkFile(spec.commandLine(), "--pcap", pcap);
+        OutputPaths.checkFile(spec.commandLine(), "--itch", itch);
         final SimSummary summary;
         try
         {
@@ -240,7 +245,8 @@ public final class SimCommand implements Callable<Integer>
         }
         catch (final UncheckedIOException | IllegalArgumentException ex)
         {
-            spec.commandLine().getErr().println("mdgate sim: " + ex.getMessage());
+            spec.commandLine().getErr().println("mdgate sim: " + (ex.getCause() instanceof IOException io ?
+                FailureReasons.describe(io) : ex.getMessage()));
             return 1;
         }
         final PrintWriter out = spec.commandLine().getOut();

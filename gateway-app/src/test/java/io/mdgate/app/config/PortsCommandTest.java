@@ -1,5 +1,6 @@
 package io.mdgate.app.config;
 
+import io.mdgate.app.Main;
 import io.mdgate.ingress.DpdkNative;
 import io.mdgate.runtime.config.ConfigLoader;
 import io.mdgate.runtime.config.ConfigLoaderTest;
@@ -68,6 +69,27 @@ class PortsCommandTest
     }
 
     @Test
+    void shouldRefuseAnEalArgumentEalDoesNotKnowInOneLineOnStderrWithNothingOnStdout() throws Exception
+    {
+        assumeDpdk();
+        final Path stdout = dir.resolve("stdout");
+        final Path stderr = dir.resolve("stderr");
+        final List<String> command = javaCommand(Main.class.getName());
+        command.addAll(List.of("ports", "--json", "--", "--bogus"));
+        final Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile()).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "ports did not finish");
+        final String err = Files.readString(stderr);
+
+        assertEquals(2, process.exitValue(), err);
+        assertEquals("", Files.readString(stdout), "stdout is data: DPDK's usage must not reach it");
+        assertEquals(1, err.lines().count(), err);
+        assertTrue(err.startsWith("mdgate ports: DPDK EAL did not start with '"), err);
+        assertTrue(err.contains("give EAL arguments it knows"), err);
+        assertTrue(err.contains("unrecognized option '--bogus'"), "getopt's own words are quoted: " + err);
+    }
+
+    @Test
     void shouldBuildTheDeviceArgumentsOfAConfiguration()
     {
         final GatewayConfig config = ConfigLoader.parse(ConfigLoaderTest.FULL
@@ -82,14 +104,20 @@ class PortsCommandTest
         assumeTrue("root".equals(System.getProperty("user.name")), "DPDK EAL needs root; not running as root");
     }
 
-    private static Result child(final String... args) throws Exception
+    private static List<String> javaCommand(final String mainClass)
     {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
-        command.add(Child.class.getName());
+        command.add(mainClass);
+        return command;
+    }
+
+    private static Result child(final String... args) throws Exception
+    {
+        final List<String> command = javaCommand(Child.class.getName());
         command.addAll(List.of(args));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

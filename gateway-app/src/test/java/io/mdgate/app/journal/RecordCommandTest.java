@@ -183,12 +183,12 @@ class RecordCommandTest
     }
 
     @Test
-    void shouldSayWhenTheFileCannotBeReadWithExitCodeOne()
+    void shouldSayWhenTheFileIsMissingWithExitCodeTwo()
     {
         final CommandRun run = CommandRun.run(new RecordCommand(), dir.resolve("missing.pcap").toString(),
             "--journal", dir.resolve("journal").toString());
 
-        assertEquals(1, run.exitCode(), run::toString);
+        assertEquals(2, run.exitCode(), run::toString);
         assertTrue(run.err().contains("no such file"), run::toString);
     }
 }

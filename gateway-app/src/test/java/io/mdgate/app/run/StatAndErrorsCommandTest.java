@@ -100,7 +100,7 @@ class StatAndErrorsCommandTest
     void shouldSayWhereItLookedWhenThereIsNoCountersFile()
     {
         final Path missing = dir.resolve("nope/counters");
-        assertEquals(1, execute(new StatCommand(), "--counters", missing.toString(), "--once"));
+        assertEquals(2, execute(new StatCommand(), "--counters", missing.toString(), "--once"), "a named file missing");
         assertTrue(err.toString().contains("no counters file at " + missing), err.toString());
     }
 

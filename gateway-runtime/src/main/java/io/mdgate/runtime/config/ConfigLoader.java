@@ -29,6 +29,7 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -94,9 +95,16 @@ public final class ConfigLoader
             throw new ConfigException(file.toString(), List.of("no such file; give the path of a configuration " +
                 "file (examples in deploy/conf/)"));
         }
+        catch (final CharacterCodingException ex)
+        {
+            throw new ConfigException(file.toString(), List.of("is not a text file (not UTF-8); give the path of " +
+                "a TOML configuration file (examples in deploy/conf/)"));
+        }
         catch (final IOException ex)
         {
-            throw new ConfigException(file.toString(), List.of("cannot be read: " + ex.getMessage()));
+            throw new ConfigException(file.toString(), List.of(Files.isDirectory(file) ?
+                "is a directory; give the path of a configuration file (examples in deploy/conf/)" :
+                "cannot be read: " + ex.getMessage()));
         }
         return parse(text, file.toString());
     }

@@ -4,11 +4,14 @@ import io.mdgate.runtime.config.GatewayConfig.Driver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -48,7 +51,7 @@ class ExampleConfigsTest
     @Test
     void shouldLoadTheSmallHostExampleWithAValidRunToCompletionMapOnATwoCpuHost()
     {
-        final GatewayConfig config = load("demo.toml");
+        final GatewayConfig config = load("small-host.toml");
         new FakeHost(root).file("/sys/devices/system/cpu/online", "0-1");
 
         assertEquals(Driver.SOCKET, config.ports().get(0).driver());
@@ -57,6 +60,29 @@ class ExampleConfigsTest
         assertEquals(List.of(), CoreMapValidator.validate(config, HostTopology.read(root), false).stream()
             .filter(f -> CoreMapValidator.Severity.ERROR == f.severity()).toList());
         assertTrue(CoreMapValidator.shape(config).startsWith("shape: run-to-completion"), CoreMapValidator.shape(config));
+    }
+
+    @Test
+    void shouldNameOnlyAbsolutePathsInEveryExampleSoThatNoneWritesIntoTheDirectoryItIsRunFrom() throws IOException
+    {
+        assumeTrue(Files.isDirectory(CONF), CONF + " not found from " + Path.of("").toAbsolutePath());
+        final List<Path> examples;
+        try (Stream<Path> files = Files.list(CONF))
+        {
+            examples = files.filter(f -> f.toString().endsWith(".toml")).sorted().toList();
+        }
+        assertFalse(examples.isEmpty(), "no example under " + CONF);
+        for (final Path example : examples)
+        {
+            final GatewayConfig config = ConfigLoader.load(example);
+            for (final Path path : List.of(config.gateway().countersFile(), config.gateway().hlogDir(),
+                config.journal().dir()))
+            {
+                assertTrue(path.isAbsolute(), example + " names a relative path: " + path);
+            }
+        }
+        assertFalse(Files.exists(CONF.resolve("demo.toml")), "the demo writes its own configuration; no example " +
+            "may claim to be it");
     }
 
     private static GatewayConfig load(final String name)
