@@ -158,7 +158,7 @@ class RunRestartTest
         assertEquals(0, running.get(60, TimeUnit.SECONDS), runErr.toString());
     }
 
-    private static String cli(final String... args)
+    static String cli(final String... args)
     {
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();
@@ -168,7 +168,7 @@ class RunRestartTest
         return out.toString();
     }
 
-    private static CountersSnapshot await(final Path counters, final Predicate<CountersSnapshot> condition)
+    static CountersSnapshot await(final Path counters, final Predicate<CountersSnapshot> condition)
         throws InterruptedException
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
