@@ -8,7 +8,6 @@ import io.mdgate.journal.JournalReader;
 import io.mdgate.journal.TickReplay;
 import io.mdgate.runtime.LoopbackGatewayConfig;
 import io.mdgate.runtime.counters.CountersSnapshot;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +16,6 @@ import picocli.CommandLine;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.NetworkInterface;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,15 +40,7 @@ class RunJournalRetentionTest
     @Timeout(180)
     void shouldDeleteCyclesBeyondTheRetentionWhileTheGatewayRunsAndReplayWhatIsKept() throws Exception
     {
-        final NetworkInterface lo = NetworkInterface.getByName("lo");
-        final String prefix = "239.255." + (1 + ProcessHandle.current().pid() % 250) + ".";
-        final String problem = null == lo ? "no loopback interface named lo" :
-            LoopbackMulticast.problem(lo, prefix + 246);
-        if (null != problem)
-        {
-            System.out.println("SKIPPED RunJournalRetentionTest: " + problem);
-        }
-        Assumptions.assumeTrue(null == problem, problem);
+        final String prefix = RunRestartTest.assumeLoopbackMulticast("RunJournalRetentionTest", 246);
         final String groupA = prefix + 247 + ":" + LoopbackMulticast.freePort();
         final String groupB = prefix + 248 + ":" + LoopbackMulticast.freePort();
         final Path journal = dir.resolve("journal");

@@ -55,15 +55,7 @@ class RunRestartTest
     @Timeout(180)
     void shouldKeepAKilledRunsCountersErrorsAndLatencyLogsReadableAfterTheRestart() throws Exception
     {
-        final NetworkInterface lo = NetworkInterface.getByName("lo");
-        final String prefix = "239.255." + (1 + ProcessHandle.current().pid() % 250) + ".";
-        final String problem = null == lo ? "no loopback interface named lo" :
-            LoopbackMulticast.problem(lo, prefix + 243);
-        if (null != problem)
-        {
-            System.out.println("SKIPPED RunRestartTest: " + problem);
-        }
-        Assumptions.assumeTrue(null == problem, problem);
+        final String prefix = assumeLoopbackMulticast("RunRestartTest", 243);
         final String groupA = prefix + 244 + ":" + LoopbackMulticast.freePort();
         final String groupB = prefix + 245 + ":" + LoopbackMulticast.freePort();
         Files.createDirectories(dir.resolve("shm"));
@@ -156,6 +148,24 @@ class RunRestartTest
         await(counters, s -> s.startEpochMillis() >= before && s.has("gateway.uptime_s"));
         run.stop();
         assertEquals(0, running.get(60, TimeUnit.SECONDS), runErr.toString());
+    }
+
+    /**
+     * @return the prefix {@code 239.255.X.} of this JVM's groups, once a join of group {@code prefix + host} on
+     *     {@code lo} works; otherwise the test is skipped saying why.
+     */
+    static String assumeLoopbackMulticast(final String test, final int host) throws Exception
+    {
+        final NetworkInterface lo = NetworkInterface.getByName("lo");
+        final String prefix = "239.255." + (1 + ProcessHandle.current().pid() % 250) + ".";
+        final String problem = null == lo ? "no loopback interface named lo" :
+            LoopbackMulticast.problem(lo, prefix + host);
+        if (null != problem)
+        {
+            System.out.println("SKIPPED " + test + ": " + problem);
+        }
+        Assumptions.assumeTrue(null == problem, problem);
+        return prefix;
     }
 
     static String cli(final String... args)
