@@ -6,6 +6,7 @@ import io.mdgate.runtime.config.SysFs;
 import io.mdgate.runtime.config.ThreadPinning;
 import io.mdgate.runtime.counters.CountersFileDescriptor;
 import io.mdgate.runtime.counters.CountersFileWriter;
+import io.mdgate.runtime.counters.RunFiles;
 import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.OrderBooks;
 import io.mdgate.core.feed.FeedSession;
@@ -114,7 +115,8 @@ public final class Gateway implements AutoCloseable
         this.config = config;
         final GatewayConfig.Gateway settings = config.gateway();
         counters = CountersFileWriter.create(settings.countersFile(), settings.name(),
-            CountersFileDescriptor.DEFAULT_MAX_COUNTERS, CountersFileDescriptor.DEFAULT_ERROR_LOG_LENGTH);
+            CountersFileDescriptor.DEFAULT_MAX_COUNTERS, CountersFileDescriptor.DEFAULT_ERROR_LOG_LENGTH,
+            SystemEpochClock.INSTANCE, settings.keepRuns());
         this.err = err;
         try
         {
@@ -136,6 +138,8 @@ public final class Gateway implements AutoCloseable
 
             journal = config.journal().enabled() ? track(TickJournal.open(new JournalContext()
                 .directory(config.journal().dir())
+                .rollCycle(config.journal().rollCycle())
+                .retainCycles(config.journal().retainCycles())
                 .counters(counters)
                 .ringCapacity(Math.max(JournalContext.MIN_RING_CAPACITY, ringBytes)))) : null;
             final long firstSequence = journal != null ? journal.nextGatewaySequence() : 1;
@@ -209,8 +213,10 @@ public final class Gateway implements AutoCloseable
             // The periodic sweep lists /proc/self/task and allocates: not on a spinning core's duty cycle.
             final boolean housekeepingSpins = null != guard &&
                 guard.spinning().contains(cpuOf(GatewayConfig.AgentRef.of(GatewayConfig.AgentKind.HOUSEKEEPING)));
+            final FreeSpaceCheck freeSpace = journal != null && config.journal().minFreeMb() > 0 ?
+                new FreeSpaceCheck(config.journal().dir(), config.journal().minFreeMb(), counters, err) : null;
             agents.put("housekeeping", new HousekeepingAgent(counters, latencies, marketHours,
-                SystemEpochClock.INSTANCE, housekeepingSpins ? null : guard));
+                SystemEpochClock.INSTANCE, housekeepingSpins ? null : guard, freeSpace));
 
             started = new CountDownLatch(config.cores().size());
             for (final GatewayConfig.Core core : config.cores())
@@ -485,8 +491,13 @@ public final class Gateway implements AutoCloseable
     private StageLatency latency(final String stage, final Path hlogDir, final long startMillis,
         final List<StageLatency> latencies)
     {
-        final StageLatency latency = new StageLatency(stage, counters,
-            hlogDir == null ? null : hlogDir.resolve(config.gateway().name() + "-" + stage + ".hlog"), startMillis);
+        final Path hlogFile = hlogDir == null ? null : hlogDir.resolve(config.gateway().name() + "-" + stage + ".hlog");
+        if (hlogFile != null)
+        {
+            // The counters file was free to take, so no running gateway writes this log: the last run's is kept.
+            RunFiles.rotate(hlogFile, config.gateway().keepRuns());
+        }
+        final StageLatency latency = new StageLatency(stage, counters, hlogFile, startMillis);
         latencies.add(latency);
         resources.add(latency);
         return latency;

@@ -12,7 +12,7 @@ import java.util.List;
  * The housekeeping duty cycle, once a second: stamps the counters file's heartbeat (which tells readers the gateway
  * runs), takes each stage's latency interval, publishes its percentiles and appends it to the stage's
  * {@code .hlog}, and publishes the uptime and whether the market is open (as the market-hours strategy sees it);
- * every {@link SpinningCpuGuard#SWEEP_INTERVAL_MILLIS} it moves threads started since off the spinning cores' CPUs.
+ * checks the journal's free space ({@link FreeSpaceCheck}); every {@link SpinningCpuGuard#SWEEP_INTERVAL_MILLIS} it moves threads started since off the spinning cores' CPUs.
  * <p>
  * Threading: the agent's thread; it is the only thread that touches the {@link StageLatency} logs.
  */
@@ -28,13 +28,16 @@ final class HousekeepingAgent implements Agent
     private final AtomicCounter marketOpen;
     private final long startMillis;
     private final SpinningCpuGuard guard;
+    private final FreeSpaceCheck freeSpace;
     private long nextMillis;
     private long nextSweepMillis;
 
     HousekeepingAgent(final CountersFileWriter counters, final List<StageLatency> latencies,
-        final MarketHours marketHours, final EpochClock clock, final SpinningCpuGuard guard)
+        final MarketHours marketHours, final EpochClock clock, final SpinningCpuGuard guard,
+        final FreeSpaceCheck freeSpace)
     {
         this.guard = guard;
+        this.freeSpace = freeSpace;
         this.counters = counters;
         this.latencies = List.copyOf(latencies);
         this.marketHours = marketHours;
@@ -78,6 +81,10 @@ final class HousekeepingAgent implements Agent
         }
         uptime.setRelease((now - startMillis) / 1000);
         marketOpen.setRelease(marketHours != null && marketHours.isOpen(now) ? 1 : 0);
+        if (null != freeSpace)
+        {
+            freeSpace.check();
+        }
     }
 
     /** Publishes the last interval and closes the latency logs. */

@@ -44,6 +44,7 @@ public final class ConfigWriter
         key(toml, "counters_file", config.gateway().countersFile().toString());
         key(toml, "hlog_dir", config.gateway().hlogDir().toString());
         number(toml, "ring_bytes", config.gateway().ringBytes());
+        number(toml, "keep_runs", config.gateway().keepRuns());
 
         toml.append("\n[feed]\n");
         key(toml, "session", config.feed().session());
@@ -77,6 +78,9 @@ public final class ConfigWriter
         toml.append("\n[journal]\n");
         toml.append("enabled = ").append(config.journal().enabled()).append('\n');
         key(toml, "dir", config.journal().dir().toString());
+        key(toml, "roll_cycle", config.journal().rollCycle().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        number(toml, "retain_cycles", config.journal().retainCycles());
+        number(toml, "min_free_mb", config.journal().minFreeMb());
 
         toml.append("\n[egress]\n");
         key(toml, "transport", config.egress().transport().label());

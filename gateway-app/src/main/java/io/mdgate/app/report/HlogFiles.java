@@ -39,15 +39,25 @@ public final class HlogFiles
      */
     public static List<Path> expand(final List<Path> paths)
     {
+        return expand(paths, 0);
+    }
+
+    /**
+     * As {@link #expand(List)}, a directory giving the logs of the run {@code runsBack} runs before the current one
+     * ({@code NAME.hlog.N}, see {@link io.mdgate.runtime.counters.RunFiles}); files given are taken as they are.
+     */
+    public static List<Path> expand(final List<Path> paths, final int runsBack)
+    {
         final List<Path> files = new ArrayList<>();
         for (final Path path : paths)
         {
             if (Files.isDirectory(path))
             {
-                final List<Path> logs = logsIn(path);
+                final List<Path> logs = logsIn(path, runsBack == 0 ? SUFFIX : SUFFIX + "." + runsBack);
                 if (logs.isEmpty())
                 {
-                    throw new IllegalArgumentException(path + " holds no " + SUFFIX + " file");
+                    throw new IllegalArgumentException(path + " holds no " + SUFFIX + " file" +
+                        (runsBack == 0 ? "" : " of the run " + runsBack + " back (*" + SUFFIX + "." + runsBack + ")"));
                 }
                 files.addAll(logs);
             }
@@ -138,11 +148,11 @@ public final class HlogFiles
         return integral;
     }
 
-    private static List<Path> logsIn(final Path directory)
+    private static List<Path> logsIn(final Path directory, final String suffix)
     {
         try (Stream<Path> entries = Files.list(directory))
         {
-            return entries.filter(p -> p.getFileName().toString().endsWith(SUFFIX) && Files.isRegularFile(p))
+            return entries.filter(p -> p.getFileName().toString().endsWith(suffix) && Files.isRegularFile(p))
                 .sorted().toList();
         }
         catch (final IOException ex)

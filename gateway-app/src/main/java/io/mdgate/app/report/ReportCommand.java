@@ -4,6 +4,7 @@ import io.mdgate.app.FailureReasons;
 import io.mdgate.app.OutputPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import io.mdgate.runtime.counters.RunFiles;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
@@ -43,6 +44,11 @@ public final class ReportCommand implements Callable<Integer>
         description = ".hlog files, or directories whose .hlog files are all read.")
     List<Path> paths;
 
+    @Option(names = "--run", paramLabel = "RUN", defaultValue = "current",
+        description = "For a directory: which run's logs, current (default), previous, or N runs back (-N); a new " +
+            "gateway run keeps the last [gateway] keep_runs runs' logs as NAME.hlog.1 (previous) ... NAME.hlog.N.")
+    String run;
+
     @Option(names = "--out", paramLabel = "DIR", defaultValue = ".",
         description = "Directory for " + PLOT + " and " + TABLE + ", created if missing (default: the current one).")
     Path out;
@@ -71,7 +77,7 @@ public final class ReportCommand implements Callable<Integer>
         final List<Path> files;
         try
         {
-            files = HlogFiles.expand(paths);
+            files = HlogFiles.expand(paths, RunFiles.parseRun(run));
         }
         catch (final IllegalArgumentException | UncheckedIOException ex)
         {

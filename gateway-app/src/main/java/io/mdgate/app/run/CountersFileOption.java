@@ -2,11 +2,15 @@ package io.mdgate.app.run;
 
 import io.mdgate.runtime.config.ConfigException;
 import io.mdgate.runtime.config.ConfigLoader;
+import io.mdgate.runtime.counters.RunFiles;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * How {@code stat} and {@code errors} find a gateway's counters file: given directly, through the gateway's
@@ -25,8 +29,36 @@ public final class CountersFileOption
         description = "The gateway's configuration file, to find its counters file.")
     Path configFile;
 
-    /** @return the counters file to read. */
+    @Option(names = "--run", paramLabel = "RUN", defaultValue = "current",
+        description = "Which run: current (default), previous, or N runs back (-N, e.g. -2); a new run keeps the " +
+            "last [gateway] keep_runs runs' files as FILE.1 (previous) ... FILE.N.")
+    String run;
+
+    /** @return the counters file of the run asked for. */
     Path resolve(final CommandSpec spec)
+    {
+        final int runsBack;
+        try
+        {
+            runsBack = RunFiles.parseRun(run);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), ex.getMessage());
+        }
+        final Path current = currentRun(spec);
+        final Path chosen = RunFiles.ofRun(current, runsBack);
+        if (runsBack > 0 && !Files.exists(chosen))
+        {
+            final List<Integer> kept = RunFiles.kept(current);
+            throw new ParameterException(spec.commandLine(), "--run " + run + ": no such run is kept (" + chosen +
+                " does not exist); " + (kept.isEmpty() ? "no previous run is kept beside " + current :
+                "kept runs back: " + kept.stream().map(n -> "-" + n).collect(Collectors.joining(", "))));
+        }
+        return chosen;
+    }
+
+    private Path currentRun(final CommandSpec spec)
     {
         if (countersFile != null && configFile != null)
         {

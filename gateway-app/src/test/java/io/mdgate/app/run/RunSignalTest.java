@@ -115,7 +115,7 @@ class RunSignalTest
     }
 
     /** @return the launcher's command line: this JVM's flags and class path, {@link Main}, the arguments. */
-    private static List<String> command(final String... args)
+    static List<String> command(final String... args)
     {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

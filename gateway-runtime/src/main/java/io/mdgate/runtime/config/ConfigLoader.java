@@ -8,6 +8,9 @@ import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import io.mdgate.core.book.BookContext;
 import io.mdgate.core.tick.Normalizer;
 import io.mdgate.egress.publisher.PublisherContext;
+import io.mdgate.journal.JournalContext;
+import io.mdgate.journal.JournalRollCycle;
+import io.mdgate.runtime.counters.RunFiles;
 import io.mdgate.runtime.config.GatewayConfig.AgentRef;
 import io.mdgate.runtime.config.GatewayConfig.Book;
 import io.mdgate.runtime.config.GatewayConfig.Consumer;
@@ -58,6 +61,8 @@ public final class ConfigLoader
     public static final String DEFAULT_NAME = "mdgate";
     /** The default {@code [gateway] ring_bytes}: 4 MiB. */
     public static final int DEFAULT_RING_BYTES = 4 * 1024 * 1024;
+    /** Free MiB on the journal's filesystem below which it is reported low ({@code [journal] min_free_mb}). */
+    public static final long DEFAULT_MIN_FREE_MB = 1024;
     /** The smallest {@code ring_bytes}: 64 KiB. */
     public static final int MIN_RING_BYTES = 64 * 1024;
     /** The largest {@code ring_bytes}: 1 GiB. */
@@ -189,7 +194,7 @@ public final class ConfigLoader
 
     private static Gateway gateway(final TableReader table)
     {
-        table.refuseUnknownKeys(Set.of("name", "counters_file", "hlog_dir", "ring_bytes"));
+        table.refuseUnknownKeys(Set.of("name", "counters_file", "hlog_dir", "ring_bytes", "keep_runs"));
         String name = table.string("name", DEFAULT_NAME);
         if (!NAME.matcher(name).matches())
         {
@@ -205,7 +210,8 @@ public final class ConfigLoader
             table.problem("ring_bytes", ringBytes + " is not a power of two; use e.g. " +
                 Long.highestOneBit(ringBytes) + " or " + Long.highestOneBit(ringBytes) * 2);
         }
-        return new Gateway(name, countersFile, hlogDir, (int)ringBytes);
+        final long keepRuns = table.integer("keep_runs", RunFiles.DEFAULT_KEEP_RUNS, 0, RunFiles.MAX_KEEP_RUNS);
+        return new Gateway(name, countersFile, hlogDir, (int)ringBytes, (int)keepRuns);
     }
 
     private static Feed feed(final TableReader table, final List<Port> ports)
@@ -433,10 +439,23 @@ public final class ConfigLoader
 
     private static Journal journal(final TableReader table, final String name)
     {
-        table.refuseUnknownKeys(Set.of("enabled", "dir"));
+        table.refuseUnknownKeys(Set.of("enabled", "dir", "roll_cycle", "retain_cycles", "min_free_mb"));
         final boolean enabled = table.bool("enabled", true);
         final Path dir = path(table, "dir", "/var/lib/mdgate/" + name + "/journal");
-        return new Journal(enabled, dir);
+        final String cycleName = table.string("roll_cycle", JournalContext.DEFAULT_ROLL_CYCLE.name().toLowerCase(
+            java.util.Locale.ROOT));
+        JournalRollCycle rollCycle = JournalContext.DEFAULT_ROLL_CYCLE;
+        try
+        {
+            rollCycle = JournalRollCycle.parse(cycleName);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            table.problem("roll_cycle", ex.getMessage());
+        }
+        final long retainCycles = table.integer("retain_cycles", JournalContext.RETAIN_ALL, 0, 1_000_000);
+        final long minFreeMb = table.integer("min_free_mb", DEFAULT_MIN_FREE_MB, 0, 1L << 40);
+        return new Journal(enabled, dir, rollCycle, (int)retainCycles, minFreeMb);
     }
 
     private static Egress egress(final TableReader table, final String name)

@@ -1,5 +1,7 @@
 package io.mdgate.runtime.config;
 
+import io.mdgate.journal.JournalRollCycle;
+
 import java.net.Inet4Address;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -107,8 +109,10 @@ public record GatewayConfig(
      * @param countersFile the memory-mapped counters file ({@code counters_file}).
      * @param hlogDir      the directory of the per-stage latency histogram logs ({@code hlog_dir}).
      * @param ringBytes    data capacity in bytes of each ring between agents ({@code ring_bytes}), a power of two.
+     * @param keepRuns     previous runs whose counters file and latency logs are kept beside the current run's
+     *                     ({@code keep_runs}).
      */
-    public record Gateway(String name, Path countersFile, Path hlogDir, int ringBytes)
+    public record Gateway(String name, Path countersFile, Path hlogDir, int ringBytes, int keepRuns)
     {
         public Gateway
         {
@@ -267,14 +271,20 @@ public record GatewayConfig(
     /**
      * {@code [journal]}.
      *
-     * @param enabled whether ticks are journaled.
-     * @param dir     the journal directory.
+     * @param enabled      whether ticks are journaled.
+     * @param dir          the journal directory.
+     * @param rollCycle    the period one journal file covers ({@code roll_cycle}).
+     * @param retainCycles cycle files kept, the oldest deleted as a new one starts; 0 keeps all
+     *                     ({@code retain_cycles}).
+     * @param minFreeMb    free space, in MiB, below which the journal's filesystem is reported low
+     *                     ({@code min_free_mb}); 0 turns the check off.
      */
-    public record Journal(boolean enabled, Path dir)
+    public record Journal(boolean enabled, Path dir, JournalRollCycle rollCycle, int retainCycles, long minFreeMb)
     {
         public Journal
         {
             Objects.requireNonNull(dir, "dir");
+            Objects.requireNonNull(rollCycle, "rollCycle");
         }
     }
 

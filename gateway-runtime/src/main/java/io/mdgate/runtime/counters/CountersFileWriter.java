@@ -79,6 +79,16 @@ public final class CountersFileWriter implements CounterAllocator, AutoCloseable
     public static CountersFileWriter create(final Path path, final String gatewayName, final int maxCounters,
         final int errorLogLength, final EpochClock clock)
     {
+        return create(path, gatewayName, maxCounters, errorLogLength, clock, 0);
+    }
+
+    /**
+     * As {@link #create(Path, String, int, int)}, keeping the files of the previous {@code keepRuns} runs beside it
+     * ({@link RunFiles}) instead of deleting the last one.
+     */
+    public static CountersFileWriter create(final Path path, final String gatewayName, final int maxCounters,
+        final int errorLogLength, final EpochClock clock, final int keepRuns)
+    {
         if (maxCounters < 1 || errorLogLength < SECTION_ALIGNMENT || errorLogLength % SECTION_ALIGNMENT != 0)
         {
             throw new IllegalArgumentException("maxCounters must be 1 or more and the error log length a positive " +
@@ -97,12 +107,12 @@ public final class CountersFileWriter implements CounterAllocator, AutoCloseable
             {
                 Files.createDirectories(parent);
             }
-            Files.deleteIfExists(path);
         }
         catch (final IOException ex)
         {
             throw new IllegalStateException("cannot create the counters file " + path + ": " + ex.getMessage(), ex);
         }
+        RunFiles.rotate(path, keepRuns);
         final long length = fileLength(metadataLength(maxCounters), valuesLength(maxCounters), errorLogLength);
         final MappedByteBuffer mapped;
         try

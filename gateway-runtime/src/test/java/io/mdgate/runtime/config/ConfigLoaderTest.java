@@ -1,5 +1,7 @@
 package io.mdgate.runtime.config;
 
+import io.mdgate.journal.JournalRollCycle;
+
 import io.mdgate.runtime.config.GatewayConfig.AgentKind;
 import io.mdgate.runtime.config.GatewayConfig.AgentRef;
 import io.mdgate.runtime.config.GatewayConfig.Driver;
@@ -361,6 +363,45 @@ public class ConfigLoaderTest
     {
         assertProblem(problems(FULL.replace("ring_bytes = 1048576", "ring_bytes = 1000000")),
             "gateway.ring_bytes: 1000000 is not a power of two; use e.g. 524288 or 1048576");
+    }
+
+    @Test
+    void shouldKeepFiveRunsAndEveryHourlyJournalCycleWithAOneGibibyteFloorByDefault()
+    {
+        final GatewayConfig config = ConfigLoader.parse(FULL);
+
+        assertEquals(5, config.gateway().keepRuns());
+        assertEquals(JournalRollCycle.HOURLY, config.journal().rollCycle());
+        assertEquals(0, config.journal().retainCycles());
+        assertEquals(1024, config.journal().minFreeMb());
+    }
+
+    @Test
+    void shouldReadTheRunsKeptAndTheJournalsRollCycleRetentionAndFreeSpaceFloor()
+    {
+        final GatewayConfig config = ConfigLoader.parse(FULL
+            .replace("ring_bytes = 1048576", "ring_bytes = 1048576\nkeep_runs = 0")
+            .replace("dir = \"/var/lib/mdgate/journal\"", "dir = \"/var/lib/mdgate/journal\"\n" +
+                "roll_cycle = \"five-minutely\"\nretain_cycles = 12\nmin_free_mb = 0"));
+
+        assertEquals(0, config.gateway().keepRuns());
+        assertEquals(JournalRollCycle.FIVE_MINUTELY, config.journal().rollCycle());
+        assertEquals(12, config.journal().retainCycles());
+        assertEquals(0, config.journal().minFreeMb());
+    }
+
+    @Test
+    void shouldRefuseBadRunsKeptAndBadJournalRollCycleRetentionOrFreeSpaceFloor()
+    {
+        final String journal = "dir = \"/var/lib/mdgate/journal\"";
+        final ConfigException cycle = problems(FULL.replace(journal, journal + "\nroll_cycle = \"fortnightly\""));
+        System.out.println(cycle.getMessage().lines().findFirst().orElse(""));
+        assertProblem(cycle, "journal.roll_cycle: 'fortnightly' is not a roll cycle; expected one of five-minutely");
+        assertProblem(problems(FULL.replace(journal, journal + "\nretain_cycles = -1")), "journal.retain_cycles");
+        assertProblem(problems(FULL.replace(journal, journal + "\nmin_free_mb = -5")), "journal.min_free_mb");
+        assertProblem(problems(FULL.replace(journal, journal + "\nmin_free_mb = \"1G\"")), "journal.min_free_mb");
+        assertProblem(problems(FULL.replace("ring_bytes = 1048576", "ring_bytes = 1048576\nkeep_runs = 101")),
+            "gateway.keep_runs");
     }
 
     @Test
