@@ -136,7 +136,8 @@ public final class DecodeCommand implements Callable<Integer>
     @Option(names = "--book", description = "Also print the final best bid/offer of the most active instruments.")
     private boolean book;
 
-    @Option(names = "--ticks", description = "Also print the normalized ticks as JSON lines.")
+    @Option(names = "--ticks", description = "Print the normalized ticks as JSON lines on stdout; the summary " +
+        "then goes to stderr.")
     private boolean ticks;
 
     @Option(
@@ -165,20 +166,23 @@ public final class DecodeCommand implements Callable<Integer>
         {
             return EXIT_UNREADABLE;
         }
+        out.flush();
+        // With --ticks stdout carries only the tick lines, so a pipe into jq reads pure NDJSON.
+        final PrintWriter where = ticks ? spec.commandLine().getErr() : out;
         if (json)
         {
             final String summaryJson = summary.toJson();
-            out.println(book ? withKey(summaryJson, "book", bookStage.bookJson()) : summaryJson);
+            where.println(book ? withKey(summaryJson, "book", bookStage.bookJson()) : summaryJson);
         }
         else
         {
-            out.print(summary.toText());
+            where.print(summary.toText());
             if (book)
             {
-                bookStage.printBookText(out);
+                bookStage.printBookText(where);
             }
         }
-        out.flush();
+        where.flush();
         return 0;
     }
 

@@ -1,5 +1,6 @@
 package io.mdgate.app;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mdgate.core.capture.CaptureFixtures;
 import io.mdgate.core.capture.MiniJson;
 import io.mdgate.core.capture.SampleFiles;
@@ -267,7 +268,22 @@ class DecodeCommandTest
             }
         }
         assertEquals(List.of(1L, 2L, 3L, 6L), adds.stream().map(t -> t.get("exchangeSequence")).toList());
-        assertTrue(out.toString().contains("messages       4"), out.toString());
+        assertTrue(err.toString().contains("messages       4"), err.toString());
+    }
+
+    @Test
+    void shouldPrintOnlyTickJsonOnStdoutWithTicksAndTheSummaryOnStderr() throws Exception
+    {
+        assertEquals(0, run(twoLineCapture().toString(), "--ticks", "--session-date", "2025-01-02"));
+
+        final ObjectMapper mapper = new ObjectMapper();
+        final List<String> lines = out.toString().lines().toList();
+        assertTrue(lines.size() >= 4, out::toString);
+        for (final String line : lines)
+        {
+            assertTrue(mapper.readTree(line).isObject(), line);
+        }
+        assertTrue(err.toString().contains("messages       4"), err.toString());
     }
 
     @Test
