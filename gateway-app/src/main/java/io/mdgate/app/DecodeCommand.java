@@ -151,7 +151,8 @@ public final class DecodeCommand implements Callable<Integer>
         names = "--session-date",
         paramLabel = "YYYY-MM-DD",
         description = "Trading date of the session, for exchange timestamps in ticks (ITCH carries only the time " +
-            "since midnight, New York). Default: today in New York.")
+            "since midnight, New York). Default: the New York date of a pcap's first packet; today for other " +
+            "formats.")
     private LocalDate sessionDate;
 
     @Override
@@ -327,7 +328,8 @@ public final class DecodeCommand implements Callable<Integer>
      */
     BookStage bookStage(final boolean book, final boolean ticks, final PrintWriter out)
     {
-        final LocalDate date = sessionDate != null ? sessionDate : LocalDate.now(ExchangeClock.NEW_YORK);
+        final LocalDate date = sessionDate != null ? sessionDate :
+            CaptureDate.of(file).orElseGet(() -> LocalDate.now(ExchangeClock.NEW_YORK));
         final OrderBooks books = new OrderBooks(new BookContext().conclude());
         final TickJson tickJson = new TickJson(books.instruments());
         final StringBuilder line = new StringBuilder(256);
