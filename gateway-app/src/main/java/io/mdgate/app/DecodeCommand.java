@@ -136,7 +136,8 @@ public final class DecodeCommand implements Callable<Integer>
     @Option(names = "--book", description = "Also print the final best bid/offer of the most active instruments.")
     private boolean book;
 
-    @Option(names = "--ticks", description = "Also print the normalized ticks as JSON lines.")
+    @Option(names = "--ticks", description = "Print the normalized ticks as JSON lines on stdout; the summary " +
+        "then goes to stderr.")
     private boolean ticks;
 
     @Option(
@@ -150,7 +151,8 @@ public final class DecodeCommand implements Callable<Integer>
         names = "--session-date",
         paramLabel = "YYYY-MM-DD",
         description = "Trading date of the session, for exchange timestamps in ticks (ITCH carries only the time " +
-            "since midnight, New York). Default: today in New York.")
+            "since midnight, New York). Default: the New York date of a pcap's first packet; today for other " +
+            "formats.")
     private LocalDate sessionDate;
 
     @Override
@@ -165,20 +167,23 @@ public final class DecodeCommand implements Callable<Integer>
         {
             return EXIT_UNREADABLE;
         }
+        out.flush();
+        // With --ticks stdout carries only the tick lines, so a pipe into jq reads pure NDJSON.
+        final PrintWriter where = ticks ? spec.commandLine().getErr() : out;
         if (json)
         {
             final String summaryJson = summary.toJson();
-            out.println(book ? withKey(summaryJson, "book", bookStage.bookJson()) : summaryJson);
+            where.println(book ? withKey(summaryJson, "book", bookStage.bookJson()) : summaryJson);
         }
         else
         {
-            out.print(summary.toText());
+            where.print(summary.toText());
             if (book)
             {
-                bookStage.printBookText(out);
+                bookStage.printBookText(where);
             }
         }
-        out.flush();
+        where.flush();
         return 0;
     }
 
@@ -329,7 +334,8 @@ public final class DecodeCommand implements Callable<Integer>
      */
     BookStage bookStage(final boolean book, final boolean ticks, final PrintWriter out)
     {
-        final LocalDate date = sessionDate != null ? sessionDate : LocalDate.now(ExchangeClock.NEW_YORK);
+        final LocalDate date = sessionDate != null ? sessionDate :
+            CaptureDate.of(file).orElseGet(() -> LocalDate.now(ExchangeClock.NEW_YORK));
         final OrderBooks books = new OrderBooks(new BookContext().conclude());
         final TickJson tickJson = new TickJson(books.instruments());
         final StringBuilder line = new StringBuilder(256);

@@ -1,5 +1,6 @@
 package io.mdgate.app;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mdgate.core.capture.CaptureFixtures;
 import io.mdgate.core.capture.MiniJson;
 import io.mdgate.core.capture.SampleFiles;
@@ -267,7 +268,59 @@ class DecodeCommandTest
             }
         }
         assertEquals(List.of(1L, 2L, 3L, 6L), adds.stream().map(t -> t.get("exchangeSequence")).toList());
-        assertTrue(out.toString().contains("messages       4"), out.toString());
+        assertTrue(err.toString().contains("messages       4"), err.toString());
+    }
+
+    @Test
+    void shouldTakeTheSessionDateFromTheCapturesFirstPacketWhenNoneIsGiven() throws Exception
+    {
+        final byte[] capture = new CaptureFixtures.Pcap(java.nio.ByteOrder.BIG_ENDIAN, false, 1)
+            .udp(GROUP_A, moldPacketOfAdds(SESSION, 1, 3))
+            .toBytes();
+        for (final Path file : List.of(write(dir, "be.pcap", capture), write(dir, "be.pcap.gz", gzip(capture))))
+        {
+            out.getBuffer().setLength(0);
+            assertEquals(0, run(file.toString(), "--ticks"), err::toString);
+
+            final ObjectMapper mapper = new ObjectMapper();
+            final List<Long> times = out.toString().lines().map(l -> readTree(mapper, l))
+                .filter(t -> "ADD".equals(t.get("event").asText()))
+                .map(t -> t.get("exchangeTimestamp").asLong()).toList();
+            assertEquals(3, times.size(), out::toString);
+            for (final long time : times)
+            {
+                assertEquals(java.time.LocalDate.of(2023, 11, 14), java.time.Instant.ofEpochSecond(0, time)
+                    .atZone(io.mdgate.core.tick.ExchangeClock.NEW_YORK).toLocalDate(), file + ": the first packet " +
+                    "was captured 2023-11-14 17:13 New York time");
+            }
+        }
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode readTree(final ObjectMapper mapper, final String line)
+    {
+        try
+        {
+            return mapper.readTree(line);
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new AssertionError("not JSON: " + line, ex);
+        }
+    }
+
+    @Test
+    void shouldPrintOnlyTickJsonOnStdoutWithTicksAndTheSummaryOnStderr() throws Exception
+    {
+        assertEquals(0, run(twoLineCapture().toString(), "--ticks", "--session-date", "2025-01-02"));
+
+        final ObjectMapper mapper = new ObjectMapper();
+        final List<String> lines = out.toString().lines().toList();
+        assertTrue(lines.size() >= 4, out::toString);
+        for (final String line : lines)
+        {
+            assertTrue(mapper.readTree(line).isObject(), line);
+        }
+        assertTrue(err.toString().contains("messages       4"), err.toString());
     }
 
     @Test

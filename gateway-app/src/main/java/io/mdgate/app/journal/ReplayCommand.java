@@ -22,7 +22,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -57,6 +59,8 @@ public final class ReplayCommand implements Callable<Integer>
 {
     /** Exit code when the journal is damaged or the output fails. */
     public static final int EXIT_FAILED = 1;
+
+    private static final String STDOUT = "-";
 
     @Spec
     private CommandSpec spec;
@@ -97,8 +101,12 @@ public final class ReplayCommand implements Callable<Integer>
             "pcap).")
     private String source;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Write the records to FILE instead of stdout.")
+    @Option(names = "--out", paramLabel = "FILE",
+        description = "Write the records to FILE instead of stdout; - is stdout (a pcap can be piped: tshark -r -).")
     private Path out;
+
+    /** Where a pcap for {@code --out -} goes: the process's stdout, replaced in tests. */
+    OutputStream binaryStdout = System.out;
 
     @Option(names = "--line-a", paramLabel = "GROUP:PORT", converter = EndpointConverter.class,
         defaultValue = "233.54.12.111:26477", description = "pcap: destination of line A (default ${DEFAULT-VALUE}).")
@@ -183,7 +191,7 @@ public final class ReplayCommand implements Callable<Integer>
             final ReplaySummary summary;
             if ("pcap".equals(to))
             {
-                try (PcapOutput pcap = new PcapOutput(new PcapWriter(out), lineA, lineB, sourceAddress, progress))
+                try (PcapOutput pcap = new PcapOutput(pcapWriter(), lineA, lineB, sourceAddress, progress))
                 {
                     summary = new ReplaySummary("packets", outputName(), pace(), null, pcap);
                     replay.replayByReceiveTime(range[0], range[1], paced(summary));
@@ -346,7 +354,7 @@ public final class ReplayCommand implements Callable<Integer>
         }
         if (pcap && out == null)
         {
-            throw usage("--to pcap needs --out FILE (a capture is binary, not for a terminal)");
+            throw usage("--to pcap needs --out FILE, or --out - for a pipe (a capture is binary, not for a terminal)");
         }
         OutputPaths.checkFile(spec.commandLine(), "--out", out);
         return pcap || "packets".equals(source);
@@ -376,9 +384,37 @@ public final class ReplayCommand implements Callable<Integer>
         }
     }
 
+    private boolean toStdout()
+    {
+        return out == null || STDOUT.equals(out.toString());
+    }
+
+    private PcapWriter pcapWriter()
+    {
+        if (!toStdout())
+        {
+            return new PcapWriter(out);
+        }
+        final OutputStream stdout = new FilterOutputStream(binaryStdout)
+        {
+            @Override
+            public void write(final byte[] bytes, final int offset, final int length) throws IOException
+            {
+                out.write(bytes, offset, length);
+            }
+
+            @Override
+            public void close() throws IOException
+            {
+                out.flush();
+            }
+        };
+        return new PcapWriter(stdout, "pcap on stdout");
+    }
+
     private Writer openOutput() throws IOException
     {
-        if (out == null)
+        if (toStdout())
         {
             final PrintWriter stdout = spec.commandLine().getOut();
             return new Writer()
@@ -404,7 +440,7 @@ public final class ReplayCommand implements Callable<Integer>
 
     private ProgressBar progress(final String unit, final long total)
     {
-        return System.console() != null && out != null ?
+        return System.console() != null && !toStdout() ?
             ProgressBar.on(spec.commandLine().getErr(), unit, total) : ProgressBar.disabled();
     }
 
@@ -420,12 +456,12 @@ public final class ReplayCommand implements Callable<Integer>
 
     private String outputName()
     {
-        return out == null ? "stdout" : out.toString();
+        return toStdout() ? "stdout" : out.toString();
     }
 
     private void printSummary(final ReplaySummary summary)
     {
-        final PrintWriter where = out == null ? spec.commandLine().getErr() : spec.commandLine().getOut();
+        final PrintWriter where = toStdout() ? spec.commandLine().getErr() : spec.commandLine().getOut();
         where.println(jsonSummary ? summary.json() : summary.text());
         where.flush();
     }

@@ -1,6 +1,8 @@
 package io.mdgate.app.journal;
 
 import io.mdgate.core.capture.MiniJson;
+import io.mdgate.core.capture.PcapWriter;
+import io.mdgate.core.capture.Tshark;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -8,7 +10,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +22,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ReplayCommandTest
@@ -45,6 +52,53 @@ class ReplayCommandTest
         all[1] = journal.toString();
         System.arraycopy(args, 0, all, 2, args.length);
         return CommandRun.run(new ReplayCommand(), all);
+    }
+
+    @Test
+    void shouldWriteAPcapToStdoutForOutDashByteForByteAsTheFileForm() throws Exception
+    {
+        final Path file = dir.resolve("packets.pcap");
+        final CommandRun toFile = replay("--from-seq", "100", "--to-seq", "400", "--to", "pcap", "--out",
+            file.toString());
+        assertEquals(0, toFile.exitCode(), toFile::toString);
+
+        final ByteArrayOutputStream piped = new ByteArrayOutputStream();
+        final ReplayCommand command = new ReplayCommand();
+        command.binaryStdout = piped;
+        final CommandRun toStdout = CommandRun.run(command, "--journal", journal.toString(), "--from-seq", "100",
+            "--to-seq", "400", "--to", "pcap", "--out=-");
+
+        assertEquals(0, toStdout.exitCode(), toStdout::toString);
+        assertEquals("", toStdout.out(), "nothing but the capture on stdout");
+        assertTrue(toStdout.err().contains("packets"), toStdout.err());
+        assertFalse(Files.exists(Path.of("-")), "no file named -");
+        assertArrayEquals(Files.readAllBytes(file), piped.toByteArray());
+        assertTrue(piped.size() > PcapWriter.FILE_HEADER_LENGTH, "packets were written");
+
+        assumeTrue(Tshark.find() != null, "tshark is not installed");
+        final Process tshark = new ProcessBuilder(Tshark.find().toString(), "-r", "-",
+            "-d", "udp.port==26477,moldudp64", "-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
+            "-T", "fields", "-e", "frame.number", "-e", "_ws.malformed", "-e", "_ws.expert.severity")
+            .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try
+        {
+            try (OutputStream stdin = tshark.getOutputStream())
+            {
+                stdin.write(piped.toByteArray());
+            }
+            final List<String> frames = new String(tshark.getInputStream().readAllBytes()).lines().toList();
+            assertTrue(tshark.waitFor(2, TimeUnit.MINUTES), "tshark finishes");
+            assertEquals(0, tshark.exitValue());
+            assertEquals(Tshark.run(file, "-T", "fields", "-e", "frame.number").size(), frames.size());
+            for (final String frame : frames)
+            {
+                assertEquals(frame.split("\t")[0], frame.trim(), "no malformed frame, no warning: " + frame);
+            }
+        }
+        finally
+        {
+            tshark.destroyForcibly();
+        }
     }
 
     @Test

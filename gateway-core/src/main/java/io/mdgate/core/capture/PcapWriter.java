@@ -3,6 +3,7 @@ package io.mdgate.core.capture;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -57,7 +58,24 @@ public final class PcapWriter implements AutoCloseable
      */
     public PcapWriter(final Path file)
     {
-        output = new StagedFileOutput(file, "pcap file");
+        this(new StagedFileOutput(file, "pcap file"));
+    }
+
+    /**
+     * Writes the pcap file header and then the records to a stream already open, uncompressed: a pipe such
+     * as stdout ({@code tshark -r -}). Closing the writer closes the stream.
+     *
+     * @param stream      to write.
+     * @param description what the stream is, for error messages (e.g. "pcap on stdout").
+     */
+    public PcapWriter(final OutputStream stream, final String description)
+    {
+        this(new StagedFileOutput(stream, description));
+    }
+
+    private PcapWriter(final StagedFileOutput output)
+    {
+        this.output = output;
         buffer = output.buffer();
         final int at = output.reserve(FILE_HEADER_LENGTH);
         buffer.putInt(at, MAGIC_NANOSECONDS, LE);

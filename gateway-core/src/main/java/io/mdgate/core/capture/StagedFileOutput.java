@@ -45,6 +45,18 @@ final class StagedFileOutput implements AutoCloseable
         }
     }
 
+    /**
+     * Writes to a stream already open, such as stdout; closing this output closes the stream.
+     *
+     * @param stream      to write, uncompressed.
+     * @param description what the stream is, for error messages (e.g. "pcap on stdout").
+     */
+    StagedFileOutput(final OutputStream stream, final String description)
+    {
+        this.description = description;
+        out = stream;
+    }
+
     UnsafeBuffer buffer()
     {
         return buffer;
