@@ -115,7 +115,7 @@ demo: setup ## The whole chain on this host for ~30 s: simulator -> gateway -> j
 dist: setup ## Package an installation tarball (bin/ lib/ native/ include/ share/ conf/ systemd/) as target/mdgate-VERSION.tar.gz.
 	$(MAVEN) -DskipTests -pl gateway-app,consumer-c -am package
 	rm -rf $(DIST_DIR) && mkdir -p $(DIST_DIR)/{bin,lib,native,include,share,conf,systemd,docs}
-	install -m 755 deploy/dist/mdgate $(DIST_DIR)/bin/mdgate
+	install -m 755 deploy/dist/mdgate deploy/dist/mdgate-install $(DIST_DIR)/bin/
 	cp gateway-app/target/gateway-app.jar gateway-app/target/lib/*.jar $(DIST_DIR)/lib/
 	cp gateway-app/target/jvm.options $(DIST_DIR)/conf/
 	find dpdk-ingress/target/native rdma-egress/target/native -maxdepth 1 -name '*.so' \
@@ -135,7 +135,7 @@ dist: setup ## Package an installation tarball (bin/ lib/ native/ include/ share
 	$(DIST_DIR)/bin/mdgate --version >/dev/null
 	$(DIST_DIR)/bin/mdgate-consume-c --help >/dev/null
 	tar -C $(dir $(DIST_DIR)) -czf target/mdgate-$(VERSION).tar.gz $(notdir $(DIST_DIR))
-	@echo "dist: target/mdgate-$(VERSION).tar.gz (unpack into /opt/mdgate; docs/OPERATIONS.md, 'Installing')"
+	@echo "dist: target/mdgate-$(VERSION).tar.gz (unpack into /opt, run bin/mdgate-install; docs/OPERATIONS.md, 'Installing')"
 
 bench: setup ## JMH benchmarks (results under target/bench/), then the end-to-end benchmark (root; bench-end-to-end).
 	$(MAVEN) -DskipTests -pl benchmarks,gateway-app -am package

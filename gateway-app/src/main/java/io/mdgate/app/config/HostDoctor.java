@@ -120,6 +120,7 @@ public final class HostDoctor
     {
         final List<DoctorCheck> checks = new ArrayList<>();
         final List<String> reserved = new ArrayList<>();
+        long freeBytes = 0;
         try (DirectoryStream<Path> sizes =
             Files.newDirectoryStream(sysFs.resolve("/sys/kernel/mm/hugepages"), "hugepages-*"))
         {
@@ -129,6 +130,7 @@ public final class HostDoctor
                 final String base = "/sys/kernel/mm/hugepages/" + name;
                 final long total = sysFs.readLong(base + "/nr_hugepages").orElse(0);
                 final long free = sysFs.readLong(base + "/free_hugepages").orElse(0);
+                freeBytes += free * hugepageBytes(name);
                 if (total > 0)
                 {
                     reserved.add(total + " x " + name.substring("hugepages-".length()) + " (" + free + " free)");
@@ -139,7 +141,16 @@ public final class HostDoctor
         {
             reserved.clear();
         }
-        if (reserved.isEmpty())
+        final long neededMiB = HugepageNeed.mebibytes(config);
+        if (neededMiB > 0 && (freeBytes >> 20) < neededMiB)
+        {
+            checks.add(DoctorCheck.fail("hugepages", "the configuration's DPDK ports need " + neededMiB +
+                " MiB of hugepages, " + (reserved.isEmpty() ? "none reserved" : (freeBytes >> 20) + " MiB free (" +
+                String.join(", ", reserved) + ")"), "reserve them: echo " + ((neededMiB + 1) / 2) + " > " +
+                "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages (deploy/tune-host.sh --apply), or lower " +
+                "[dpdk] eal_args -m"));
+        }
+        else if (reserved.isEmpty())
         {
             checks.add(DoctorCheck.warn("hugepages", "none reserved; DPDK then runs with --no-huge (slower, and " +
                 "hardware NICs need hugepages)", "reserve some: echo 1024 > " +
@@ -155,6 +166,12 @@ public final class HostDoctor
             DoctorCheck.warn("hugetlbfs", "not mounted", "mount -t hugetlbfs nodev /dev/hugepages (systemd's " +
                 "dev-hugepages.mount does it at boot)"));
         return checks;
+    }
+
+    private static long hugepageBytes(final String sizeDirectory)
+    {
+        final String size = sizeDirectory.substring("hugepages-".length());
+        return size.endsWith("kB") ? Long.parseLong(size.substring(0, size.length() - 2)) << 10 : 0;
     }
 
     DoctorCheck rdma()
@@ -250,6 +267,16 @@ public final class HostDoctor
 
     DoctorCheck irqAffinity()
     {
+        final SortedSet<Integer> absent = new TreeSet<>();
+        config.ifPresent((c) -> c.cores().stream().map(Core::cpu).filter((cpu) -> !topology.onlineCpus().contains(cpu))
+            .forEach(absent::add));
+        if (!absent.isEmpty())
+        {
+            return DoctorCheck.fail("irq-affinity", "the configuration maps cores to CPUs " +
+                SysFs.formatCpuList(absent) + ", which this host does not have online (online: " +
+                SysFs.formatCpuList(topology.onlineCpus()) + "); their interrupts cannot be checked",
+                "map the cores to online CPUs (mdgate cores lists them; mdgate map --config FILE --check)");
+        }
         final SortedSet<Integer> guarded = new TreeSet<>(topology.isolatedCpus());
         guarded.addAll(busyCpus());
         if (guarded.isEmpty())
@@ -283,6 +310,12 @@ public final class HostDoctor
         final boolean fromConfig = config.isPresent();
         if (fromConfig)
         {
+            final List<String> absent = PortPresence.absent(sysFs, config.get().ports());
+            if (!absent.isEmpty())
+            {
+                return DoctorCheck.fail("nic-numa", String.join("; ", absent), "set [[ports]] pci or interface " +
+                    "to a device of this host: " + PortPresence.networkDevices(sysFs));
+            }
             for (final Port port : config.get().ports())
             {
                 final OptionalInt node = topology.portNumaNode(port);

@@ -1,5 +1,9 @@
 package io.mdgate.app.run;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mdgate.app.demo.Dashboard;
 import io.mdgate.core.counters.CounterType;
 import io.mdgate.app.ExitCodes;
 import io.mdgate.runtime.counters.CountersFile;
@@ -15,13 +19,18 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
  * {@code mdgate stat}: shows a gateway's counters from its memory-mapped counters file, from another process,
- * while the gateway runs (refreshed in place every {@code --interval-ms}, with rates of the totals) or after it
- * stopped or died ({@code --once}); {@code --json} prints one JSON object per refresh.
+ * while the gateway runs or after it stopped or died. On a terminal it refreshes the grouped one-screen dashboard
+ * of {@code mdgate demo} in place, with per-second rates; with {@code --once}, or when standard output is not a
+ * terminal, it prints every counter on its own line (with the rates of totals between refreshes); {@code --view}
+ * chooses either; {@code --json} prints one JSON object per refresh.
  */
 @Command(
     name = "stat",
@@ -29,7 +38,8 @@ import java.util.concurrent.Callable;
     sortOptions = false,
     description = {
         "Show a gateway's live counters from its counters file; works while it runs and after it stopped or died.",
-        "Refreshes in place until Ctrl-C; --once prints once; --json prints JSON (one object per refresh).",
+        "On a terminal: a grouped dashboard with per-second rates, refreshed in place until Ctrl-C. With --once, or",
+        "when not a terminal: every counter on its own line. --view chooses; --json prints JSON (one object a line).",
         "Example: mdgate stat --config /etc/mdgate/mdgate.toml --once --json" },
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
@@ -38,6 +48,16 @@ import java.util.concurrent.Callable;
 public final class StatCommand implements Callable<Integer>
 {
     private static final String CLEAR = "\033[H\033[2J";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What the text output looks like. */
+    enum View
+    {
+        /** The grouped one-screen dashboard with rates (the default on a terminal, unless --once). */
+        dashboard,
+        /** Every counter on its own line (the default otherwise). */
+        flat
+    }
 
     @Spec
     CommandSpec spec;
@@ -50,6 +70,10 @@ public final class StatCommand implements Callable<Integer>
 
     @Option(names = "--json", description = "Print JSON: the gateway, its state and every counter.")
     boolean json;
+
+    @Option(names = "--view", paramLabel = "VIEW",
+        description = "dashboard or flat (default: dashboard on a terminal unless --once, flat otherwise).")
+    View view;
 
     @Option(names = "--interval-ms", paramLabel = "MS", defaultValue = "1000",
         description = "Refresh interval (default ${DEFAULT-VALUE}).")
@@ -76,6 +100,8 @@ public final class StatCommand implements Callable<Integer>
         final java.nio.file.Path path = file.resolve(spec);
         try (CountersFile counters = CountersFile.open(path))
         {
+            final View chosen = null != view ? view :
+                null != System.console() && !once ? View.dashboard : View.flat;
             CountersSnapshot previous = null;
             long shown = 0;
             while (true)
@@ -91,7 +117,14 @@ public final class StatCommand implements Callable<Integer>
                     {
                         out.print(CLEAR);
                     }
-                    text(out, snapshot, previous);
+                    if (View.dashboard == chosen)
+                    {
+                        out.print(dashboard(snapshot, previous));
+                    }
+                    else
+                    {
+                        text(out, snapshot, previous);
+                    }
                 }
                 out.flush();
                 shown++;
@@ -171,37 +204,57 @@ public final class StatCommand implements Callable<Integer>
             Instant.ofEpochMilli(snapshot.startEpochMillis()) + ", " + state;
     }
 
+    /**
+     * @return the dashboard frame of the counters {@code --filter} shows, with rates since {@code previous}.
+     */
+    String dashboard(final CountersSnapshot snapshot, final CountersSnapshot previous)
+    {
+        final double seconds = null == previous ? 0 :
+            (snapshot.takenEpochMillis() - previous.takenEpochMillis()) / 1000.0;
+        return Dashboard.render(List.of(header(snapshot)), filtered(snapshot),
+            null == previous ? Map.of() : filtered(previous), seconds);
+    }
+
+    private Map<String, Long> filtered(final CountersSnapshot snapshot)
+    {
+        final Map<String, Long> values = new LinkedHashMap<>();
+        for (final CountersSnapshot.Counter counter : snapshot.counters())
+        {
+            if (shown(counter.label()))
+            {
+                values.put(counter.label(), counter.value());
+            }
+        }
+        return values;
+    }
+
     private String json(final CountersSnapshot snapshot)
     {
-        final StringBuilder out = new StringBuilder(4096);
-        out.append("{\"gateway\":").append(Json.string(snapshot.gatewayName()))
-            .append(",\"pid\":").append(snapshot.pid())
-            .append(",\"state\":").append(Json.string(snapshot.state().name().toLowerCase(java.util.Locale.ROOT)))
-            .append(",\"startEpochMillis\":").append(snapshot.startEpochMillis())
-            .append(",\"heartbeatEpochMillis\":").append(snapshot.heartbeatEpochMillis())
-            .append(",\"stopEpochMillis\":").append(snapshot.stopEpochMillis())
-            .append(",\"takenEpochMillis\":").append(snapshot.takenEpochMillis())
-            .append(",\"counters\":{");
-        boolean first = true;
+        final ObjectNode root = JSON.createObjectNode()
+            .put("gateway", snapshot.gatewayName())
+            .put("pid", snapshot.pid())
+            .put("state", snapshot.state().name().toLowerCase(Locale.ROOT))
+            .put("startEpochMillis", snapshot.startEpochMillis())
+            .put("heartbeatEpochMillis", snapshot.heartbeatEpochMillis())
+            .put("stopEpochMillis", snapshot.stopEpochMillis())
+            .put("takenEpochMillis", snapshot.takenEpochMillis());
+        final ObjectNode counters = root.putObject("counters");
+        final ObjectNode types = root.putObject("types");
         for (final CountersSnapshot.Counter counter : snapshot.counters())
         {
             if (shown(counter.label()))
             {
-                out.append(first ? "" : ",").append(Json.string(counter.label())).append(':').append(counter.value());
-                first = false;
+                counters.put(counter.label(), counter.value());
+                types.put(counter.label(), CounterType.name(counter.typeId()));
             }
         }
-        out.append("},\"types\":{");
-        first = true;
-        for (final CountersSnapshot.Counter counter : snapshot.counters())
+        try
         {
-            if (shown(counter.label()))
-            {
-                out.append(first ? "" : ",").append(Json.string(counter.label())).append(':')
-                    .append(Json.string(CounterType.name(counter.typeId())));
-                first = false;
-            }
+            return JSON.writeValueAsString(root);
         }
-        return out.append("}}").toString();
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalStateException("cannot write the counters as JSON", ex);
+        }
     }
 }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class DoctorCommandTest
 {
@@ -111,6 +112,46 @@ class DoctorCommandTest
         final CommandRun invalid = doctor(root, "--config", config.toString());
         assertEquals(1, invalid.exitCode(), invalid.toString());
         assertLine(invalid, "fail  config          ports[0].queues: must be from 1 to 64, is 0");
+    }
+
+    @Test
+    void shouldFailPortsCpusAndHugepagesTheConfigurationNeedsButTheHostLacks() throws Exception
+    {
+        final Path root = tunedHost();
+        final Path config = dir.resolve("gw.toml");
+        Files.writeString(config, "[dpdk]\neal_args = [\"--in-memory\", \"-m\", \"4096\"]\n" +
+            CoreMapValidatorTest.CONFIG.replace("0000:3b:00.0", "0000:3b:00.1").replace("\"eth1\"", "\"ens9\"")
+            .replace("cpu = 6", "cpu = 9"));
+
+        final CommandRun run = doctor(root, "--config", config.toString());
+
+        assertEquals(1, run.exitCode(), run.toString());
+        assertLine(run, "fail  nic-numa        port p0: PCI device 0000:3b:00.1 does not exist on this host; port p1: " +
+            "network interface ens9 does not exist on this host");
+        assertLine(run, "                      do: set [[ports]] pci or interface to a device of this host: PCI " +
+            "network devices none; interfaces eth0, eth1");
+        assertLine(run, "fail  irq-affinity    the configuration maps cores to CPUs 9, which this host does not " +
+            "have online (online: 0-6)");
+        assertLine(run, "fail  hugepages       the configuration's DPDK ports need 4096 MiB of hugepages, 2000 MiB " +
+            "free (1024 x 2048kB (1000 free))");
+        assertLine(run, "                      do: reserve them: echo 2048 > /sys/kernel/mm/hugepages/");
+    }
+
+    @Test
+    void shouldFailTheShippedApplianceConfigurationOnAHostWithoutItsDevicesOrHugepages() throws Exception
+    {
+        final Path appliance = Path.of("..", "deploy", "conf", "appliance.toml");
+        assumeTrue(Files.isRegularFile(appliance), "deploy/conf/appliance.toml not found");
+        final Path root = dir.resolve("small");
+        FakeHost.standard(root).file("/sys/devices/system/cpu/online", "0-1");
+
+        final CommandRun run = doctor(root, "--config", appliance.toString());
+
+        assertEquals(1, run.exitCode(), run.toString());
+        assertLine(run, "fail  nic-numa        port p1: PCI device 0000:3b:00.1 does not exist on this host");
+        assertLine(run, "fail  irq-affinity    the configuration maps cores to CPUs ");
+        assertLine(run, "fail  hugepages       the configuration's DPDK ports need 1024 MiB of hugepages, none " +
+            "reserved");
     }
 
     @Test

@@ -1,7 +1,9 @@
 package io.mdgate.app.run;
 
 import io.mdgate.core.counters.CounterType;
+import io.mdgate.runtime.counters.CountersFile;
 import io.mdgate.runtime.counters.CountersFileWriter;
+import io.mdgate.runtime.counters.CountersSnapshot;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,6 +96,65 @@ class StatAndErrorsCommandTest
         final String text = out.toString();
         assertTrue(text.contains("\033[H\033[2J"), "refreshes in place");
         assertTrue(text.matches("(?s).*feed\\.A\\.packets\\s+[0-9,]+\\s+[0-9,]+/s.*"), text);
+    }
+
+    @Test
+    void shouldGroupTheDashboardAndComputeRatesFromTwoSnapshots() throws Exception
+    {
+        final Path file = dir.resolve("counters");
+        final CountersSnapshot first;
+        final CountersSnapshot second;
+        try (CountersFileWriter writer = CountersFileWriter.create(file, "gw-dash", 16, 4096);
+            CountersFile reader = CountersFile.open(file))
+        {
+            final AtomicCounter packets = writer.newCounter("feed.A.packets", CounterType.TOTAL);
+            final AtomicCounter appended = writer.newCounter("journal.appended", CounterType.TOTAL);
+            final AtomicCounter lag = writer.newCounter("egress.consumer.s1.lag", CounterType.LEVEL);
+            writer.newCounter("latency.session.p99_ns", CounterType.LEVEL).set(12_500);
+            packets.set(1_000);
+            appended.set(10);
+            lag.set(3);
+            first = reader.snapshot();
+            Thread.sleep(200);
+            packets.set(2_000);
+            appended.set(510);
+            lag.set(4);
+            second = reader.snapshot();
+        }
+        final double seconds = (second.takenEpochMillis() - first.takenEpochMillis()) / 1000.0;
+        assertTrue(seconds > 0, "snapshots " + first.takenEpochMillis() + " and " + second.takenEpochMillis());
+
+        final String frame = new StatCommand().dashboard(second, first);
+
+        assertTrue(frame.startsWith("gateway gw-dash, pid "), frame);
+        assertTrue(frame.contains("\nfeed lines\n"), frame);
+        assertTrue(frame.matches("(?s).*\n  A +2,000 \\(" + rate(1_000, seconds) + "/s\\)\n.*"), frame);
+        assertTrue(frame.contains("\njournal\n  appended 510 (" + rate(500, seconds) + "/s)\n"), frame);
+        assertTrue(frame.matches("(?s).*\nconsumers\n  consumer +lag\n  s1 +4\n.*"), frame);
+        assertTrue(frame.matches("(?s).*\nlatency \\(us\\)\n  stage +p99\n  session +12\\.5\n.*"), frame);
+        assertFalse(frame.contains("\033["), "a frame has no terminal codes; the refresh adds them");
+    }
+
+    private static String rate(final long delta, final double seconds)
+    {
+        return String.format(java.util.Locale.ROOT, "%.0f", delta / seconds);
+    }
+
+    @Test
+    void shouldRefreshTheDashboardWhenAskedAndKeepToTheFilter()
+    {
+        final Path file = dir.resolve("counters");
+        try (CountersFileWriter writer = CountersFileWriter.create(file, "gw", 16, 4096))
+        {
+            writer.newCounter("feed.A.packets", CounterType.TOTAL).set(7);
+            writer.newCounter("journal.appended", CounterType.TOTAL).set(9);
+            assertEquals(0, execute(new StatCommand(), "--counters", file.toString(), "--view", "dashboard",
+                "--interval-ms", "20", "--count", "2", "--filter", "journal."), err.toString());
+        }
+        final String text = out.toString();
+        assertEquals(2, text.split("\033\\[H\033\\[2J", -1).length - 1, text);
+        assertTrue(text.contains("\njournal\n  appended 9 (0/s)\n"), text);
+        assertFalse(text.contains("feed"), text);
     }
 
     @Test
