@@ -143,6 +143,7 @@ public final class Gateway implements AutoCloseable
                 .counters(counters)
                 .ringCapacity(Math.max(JournalContext.MIN_RING_CAPACITY, ringBytes)))) : null;
             final long firstSequence = journal != null ? journal.nextGatewaySequence() : 1;
+            final Optional<ResumePoint> resume = journal != null ? journal.resumePoint() : Optional.empty();
             tickLog = journal != null ? new TickLog(TICK_LOG_CAPACITY, "journal", "egress") :
                 new TickLog(TICK_LOG_CAPACITY, "egress");
             final TickLogReader egressReader = tickLog.reader(tickLog.readerCount() - 1);
@@ -159,7 +160,6 @@ public final class Gateway implements AutoCloseable
                 BufferUtil.allocateDirectAligned(ringBytes + RingBufferDescriptor.TRAILER_LENGTH, 64))) : null;
 
             final StageLatency ingressToSession = latency("ingress_to_session", hlogDir, startMillis, latencies);
-            final Optional<ResumePoint> resume = journal != null ? journal.resumePoint() : Optional.empty();
             final FeedSession.Context sessionContext = sessionContext(config.feed(), clock, err);
             resume.ifPresent(p -> sessionContext.resume(p.sessionName(), p.sessionNumber(), p.nextExchangeSequence()));
             final SessionAgent session = new SessionAgent(packetRing, 1024, sessionContext,
@@ -534,22 +534,31 @@ public final class Gateway implements AutoCloseable
     {
         final long start = System.nanoTime();
         final BookRestore restore = new BookRestore(normalizer);
+        // The books leave out the ticks of a message a crash left partial: it is normalized again from the feed.
+        final long bookEnd = point.lastWholeMessageSequence();
         journal.replaySession(point, (buffer, offset) ->
         {
-            restore.onTick(buffer, offset);
+            if (buffer.getLong(offset + TickEncoder.gatewaySequenceEncodingOffset(), TickEncoder.BYTE_ORDER) <=
+                bookEnd)
+            {
+                restore.onTick(buffer, offset);
+            }
             if (buffer.getByte(offset + TickEncoder.eventTypeEncodingOffset()) != EventType.LEVEL.value())
             {
                 publisher.restoreTick(buffer, offset);
             }
         });
-        normalizer.resume(point.sessionNumber(), point.lastExchangeTimestamp());
+        normalizer.resume(point.sessionNumber(), point.lastExchangeTimestamp(), point.partialTicks(),
+            point.nextExchangeSequence());
         final long levels = new DepthImage().write(normalizer.books(), depthLevels, point.sessionNumber(),
             point.lastGatewaySequence(), point.lastExchangeTimestamp(), publisher::restoreTick);
         final long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         err.println("mdgate run: resuming session " + FeedEventLog.name(new UnsafeBuffer(point.sessionName()), 0) +
             " (number " + point.sessionNumber() + ") at exchange sequence " + point.nextExchangeSequence() +
             " and gateway sequence " + point.nextGatewaySequence() + "; books and egress records rebuilt from " +
-            restore.ticks() + " journaled ticks in " + millis + " ms" + (depthLevels == 0 ? "" : ", " + levels +
+            restore.ticks() + " journaled ticks in " + millis + " ms" + (point.partialTicks() == 0 ? "" : "; the " +
+            "journal ends inside that message (" + point.partialTicks() + " of its ticks written before the stop), " +
+            "which is normalized again and completed") + (depthLevels == 0 ? "" : ", " + levels +
             " depth levels") + (restore.topOfBookMismatches() == 0 ? "" : ", " + restore.topOfBookMismatches() +
             " top-of-book ticks disagreed with the rebuilt book") + (restore.depthMismatches() == 0 ? "" : ", " +
             restore.depthMismatches() + " LEVEL ticks differ from the rebuilt book (a run with another " +

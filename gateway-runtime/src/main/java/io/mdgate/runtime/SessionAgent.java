@@ -70,6 +70,7 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
     private final AtomicCounter malformedMessages;
     private final AtomicCounter logOverruns;
     private final AtomicCounter levelTicks;
+    private final AtomicCounter partialNotCompleted;
     private final AtomicCounter bookOrders;
     private final AtomicCounter bookLevels;
     private final AtomicCounter bookDisplaced;
@@ -125,6 +126,7 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
         malformedMessages = counters.newCounter("session.malformed_messages", CounterType.TOTAL);
         logOverruns = counters.newCounter("tick_log.overruns", CounterType.TOTAL);
         levelTicks = counters.newCounter("session.level_ticks", CounterType.TOTAL);
+        partialNotCompleted = counters.newCounter("session.partial_messages_not_completed", CounterType.TOTAL);
         bookOrders = counters.newCounter("book.orders", CounterType.LEVEL);
         bookLevels = counters.newCounter("book.levels", CounterType.LEVEL);
         bookDisplaced = counters.newCounter("book.displaced_orders", CounterType.LEVEL);
@@ -273,6 +275,7 @@ final class SessionAgent implements Agent, SessionInput, TickHandler
         malformedMessages.setRelease(processor.malformedCount());
         logOverruns.setRelease(log.overruns());
         levelTicks.setRelease(normalizer.levelCount());
+        partialNotCompleted.setRelease(normalizer.partialMessagesNotCompleted());
         final OrderBooks books = normalizer.books();
         bookOrders.setRelease(books.orderCount());
         bookLevels.setRelease(books.levelCount());

@@ -2,6 +2,7 @@ package io.mdgate.journal;
 
 import io.mdgate.core.tick.sbe.EventType;
 import io.mdgate.core.tick.sbe.TickEncoder;
+import io.mdgate.core.tick.sbe.TickFlagsEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
@@ -10,7 +11,10 @@ import java.util.Optional;
 /**
  * Computes the {@link ResumePoint} from the tick queue alone, so that nothing but the queue has to survive a crash
  * consistently with it: the last tick (Chronicle never shows a document torn by a crash), and the SESSION tick of
- * that tick's session.
+ * that tick's session. Each tick is a document of its own, so the last ones may be the first ticks of a message whose
+ * last tick (flagged {@code lastInMessage}) was never written: they are counted as {@link ResumePoint#partialTicks()}
+ * and the point is at their message. More trailing ticks without the flag than one message makes (a journal written
+ * before the flag existed) are taken as whole messages.
  * <p>
  * Finding the SESSION tick reads a handful of ticks, not the session: session numbers never decrease through a
  * journal (a new session is one more, a resumed one keeps its number) and a session's first tick is its SESSION
@@ -34,6 +38,10 @@ final class ResumePointFinder
     private static final int EVENT_TYPE_OFFSET = TickEncoder.eventTypeEncodingOffset();
     private static final int SESSION = EventType.SESSION.value();
     private static final int GAP = EventType.GAP.value();
+    private static final int FLAGS_OFFSET = TickEncoder.flagsEncodingOffset();
+    private static final short LAST_IN_MESSAGE = TickFlagsEncoder.lastInMessage((short)0, true);
+    /** Most ticks one message is normalized into (the event, three LEVEL ticks, a top of book per side). */
+    static final int MAX_TICKS_PER_MESSAGE = 6;
     private static final long NOT_FOUND = -1;
 
     private ResumePointFinder()
@@ -55,12 +63,16 @@ final class ResumePointFinder
         final UnsafeBuffer last = replay.tickAt(total - 1);
         final long nextGatewaySequence = last.getLong(TickReplay.SEQUENCE_OFFSET, ORDER) + 1;
         final int session = sessionOf(last);
-        final long nextExchangeSequence = nextExchangeSequence(last);
         final long lastExchangeTimestamp = last.getLong(TickReplay.EXCHANGE_TIME_OFFSET, ORDER);
         if (session == 0)
         {
             return Optional.empty();
         }
+        final long lastExchangeSequence = last.getLong(EXCHANGE_SEQUENCE_OFFSET, ORDER);
+        final long afterLast = nextExchangeSequence(last);
+        // Reads more ticks into the replay's one buffer: nothing of the last tick is read after this.
+        final int partial = partialTicks(replay, total);
+        final long nextExchangeSequence = partial > 0 ? lastExchangeSequence : afterLast;
         final long start = sessionStart(replay, total, session);
         if (start == NOT_FOUND)
         {
@@ -68,7 +80,45 @@ final class ResumePointFinder
         }
         final UnsafeBuffer sessionTick = replay.tickAt(start);
         return Optional.of(new ResumePoint(nextGatewaySequence, session, nameOf(sessionTick), nextExchangeSequence,
-            lastExchangeTimestamp, sessionTick.getLong(TickReplay.SEQUENCE_OFFSET, ORDER)));
+            lastExchangeTimestamp, sessionTick.getLong(TickReplay.SEQUENCE_OFFSET, ORDER), partial));
+    }
+
+    /**
+     * @return how many ticks at the end belong to a message whose last tick is missing: those after the last tick
+     * flagged {@code lastInMessage}, all of one ordinary event's exchange sequence and session; 0 when the last tick
+     * ends its message, or when more than one message's worth carry no flag (the flag not in use).
+     */
+    static int partialTicks(final TickReplay replay, final long total)
+    {
+        final UnsafeBuffer last = replay.tickAt(total - 1);
+        if (endsMessage(last))
+        {
+            return 0;
+        }
+        final long sequence = last.getLong(EXCHANGE_SEQUENCE_OFFSET, ORDER);
+        final int session = sessionOf(last);
+        int partial = 1;
+        for (long ordinal = total - 2; ordinal >= 0 && partial <= MAX_TICKS_PER_MESSAGE; ordinal--)
+        {
+            final UnsafeBuffer tick = replay.tickAt(ordinal);
+            if (endsMessage(tick))
+            {
+                return partial < MAX_TICKS_PER_MESSAGE ? partial : 0;
+            }
+            if (tick.getLong(EXCHANGE_SEQUENCE_OFFSET, ORDER) != sequence || sessionOf(tick) != session)
+            {
+                return 0;
+            }
+            partial++;
+        }
+        return 0;
+    }
+
+    /** @return true for a tick flagged last of its message, and for SESSION and GAP ticks, which are whole. */
+    private static boolean endsMessage(final UnsafeBuffer tick)
+    {
+        final int type = tick.getByte(EVENT_TYPE_OFFSET) & 0xFF;
+        return type == SESSION || type == GAP || (tick.getShort(FLAGS_OFFSET, ORDER) & LAST_IN_MESSAGE) != 0;
     }
 
     /** @return one past the last exchange message the tick accounts for. */

@@ -16,7 +16,8 @@ import java.util.Optional;
  * Test support: reads a whole journal forwards and works out, the slow and obvious way, the resume point its last
  * tick gives, while checking what a restart must never break: exchange times never go backwards, and within each
  * session every exchange message is accounted for exactly once (each tick either continues its message or starts
- * the one after the previous tick's).
+ * the one after the previous tick's) and whole (a message whose last tick never came, a crash between its ticks,
+ * must be completed by the restarted writer before anything else).
  */
 final class JournalTruth implements TickHandler
 {
@@ -27,6 +28,7 @@ final class JournalTruth implements TickHandler
     private final UnsafeBuffer last = new UnsafeBuffer(new byte[64]);
     private long ticks;
     private long messages;
+    private int partial;
     private int sessionChanges;
 
     static JournalTruth read(final Path directory)
@@ -72,6 +74,9 @@ final class JournalTruth implements TickHandler
         }
         last.putBytes(0, buffer, offset, 64);
         ticks++;
+        final boolean whole = type == EventType.SESSION.value() || type == EventType.GAP.value() ||
+            (buffer.getShort(offset + TickEncoder.flagsEncodingOffset(), LE) & SessionTickStream.LAST_IN_MESSAGE) != 0;
+        partial = whole ? 0 : partial + 1;
     }
 
     private void checkOnce(final int session, final int type, final long sequence, final long gatewaySequence)
@@ -85,6 +90,12 @@ final class JournalTruth implements TickHandler
         {
             throw new AssertionError("tick " + gatewaySequence + " of session " + session + " follows session " +
                 lastSession + " without a SESSION tick");
+        }
+        if (!sameMessage && partial > 0)
+        {
+            throw new AssertionError("tick " + gatewaySequence + " (exchange sequence " + sequence + ") follows " +
+                partial + " tick(s) of message " + last.getLong(TickEncoder.exchangeSequenceEncodingOffset(), LE) +
+                " without its last");
         }
         if (!sameMessage && sequence != expected)
         {
@@ -110,8 +121,10 @@ final class JournalTruth implements TickHandler
         {
             return Optional.empty();
         }
+        final long nextExchange = partial > 0 ? last.getLong(TickEncoder.exchangeSequenceEncodingOffset(), LE) :
+            ResumePointFinder.nextExchangeSequence(last);
         return Optional.of(new ResumePoint(last.getLong(0, LE) + 1, session, sessionNames.get(session),
-            ResumePointFinder.nextExchangeSequence(last), last.getLong(TickReplay.EXCHANGE_TIME_OFFSET, LE), start));
+            nextExchange, last.getLong(TickReplay.EXCHANGE_TIME_OFFSET, LE), start, partial));
     }
 
     long ticks()

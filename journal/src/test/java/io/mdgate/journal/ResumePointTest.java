@@ -70,7 +70,8 @@ class ResumePointTest
         final ResumePoint point = resumePoint();
         assertEquals(2, point.sessionNumber());
         assertEquals("SESS000002", point.sessionNameText());
-        assertEquals(stream.nextExchangeSequence(), point.nextExchangeSequence());
+        assertEquals(1, point.partialTicks(), "the 6,000th tick is the first of a two-tick message");
+        assertEquals(stream.nextExchangeSequence() - 1, point.nextExchangeSequence(), "at the partial message");
         assertEquals(6_001, point.nextGatewaySequence());
         final JournalTruth truth = JournalTruth.read(dir);
         assertEquals(truth.resumePoint().orElseThrow(), point);
@@ -82,6 +83,55 @@ class ResumePointTest
             assertEquals(EventType.SESSION.value(), tick.getByte(io.mdgate.core.tick.sbe.TickEncoder
                 .eventTypeEncodingOffset()));
         }
+    }
+
+    @Test
+    void shouldResumeAtAMessageWhoseLastTickACrashKeptOutOfTheJournal()
+    {
+        final SessionTickStream stream = new SessionTickStream(1_000_000, 0);
+        write(stream, 500);
+        final long message;
+        try (TickJournal journal = TickJournal.open(JournalFixture.context(dir)))
+        {
+            final ResumePoint whole = journal.resumePoint().orElseThrow();
+            assertEquals(0, whole.partialTicks(), "500 ticks end a message: " + whole);
+            stream.resume(whole);
+            message = stream.nextExchangeSequence();
+            publish(journal, handler -> stream.tick(handler, EventType.ADD, message,
+                SessionTickStream.time(1, message), 42, false));
+        }
+
+        final ResumePoint point = resumePoint();
+        assertEquals(1, point.partialTicks());
+        assertEquals(message, point.nextExchangeSequence(), "the message is normalized again");
+        assertEquals(502, point.nextGatewaySequence());
+        assertEquals(501, point.firstRenormalizedSequence());
+        assertEquals(500, point.lastWholeMessageSequence());
+        assertEquals(JournalTruth.read(dir).resumePoint().orElseThrow(), point);
+    }
+
+    @Test
+    void shouldTakeTicksWithoutTheLastInMessageFlagAsWholeMessagesWhenMoreThanOneMessageMakes()
+    {
+        final SessionTickStream stream = new SessionTickStream(1_000_000, 0);
+        write(stream, 500);
+        final long first;
+        try (TickJournal journal = TickJournal.open(JournalFixture.context(dir)))
+        {
+            stream.resume(journal.resumePoint().orElseThrow());
+            first = stream.nextExchangeSequence();
+            publish(journal, handler ->
+            {
+                for (int i = 0; i < ResumePointFinder.MAX_TICKS_PER_MESSAGE; i++)
+                {
+                    stream.tick(handler, EventType.ADD, first, SessionTickStream.time(1, first), 42 + i, false);
+                }
+            });
+        }
+
+        final ResumePoint point = resumePoint();
+        assertEquals(0, point.partialTicks(), "six unflagged ticks are more than one message makes: " + point);
+        assertEquals(first + 1, point.nextExchangeSequence());
     }
 
     @Test

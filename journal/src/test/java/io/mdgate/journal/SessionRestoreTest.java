@@ -91,6 +91,105 @@ class SessionRestoreTest
         }
     }
 
+    @Test
+    void shouldCompleteAMessageACrashLeftPartlyJournaledWithEveryTickOnce()
+    {
+        // The first two-tick message after 40,000, and the message with the most ticks up to 60,000: a crash after
+        // its first tick, and one before its last.
+        long twoTicks = 0;
+        long most = 0;
+        int mostTicks = 0;
+        int from = firstTickOf(40_000);
+        for (long k = 40_000; k < 60_000; k++)
+        {
+            final int next = firstTickOf(k + 1, from);
+            final int ticks = next - from;
+            if (ticks >= 2 && twoTicks == 0)
+            {
+                twoTicks = k;
+            }
+            if (ticks > mostTicks)
+            {
+                mostTicks = ticks;
+                most = k;
+            }
+            from = next;
+        }
+        assertTrue(twoTicks > 0, "no two-tick message in the range");
+        checkPartial(twoTicks, 1);
+        checkPartial(most, mostTicks - 1);
+    }
+
+    private void checkPartial(final long k, final int partial)
+    {
+        final int from = firstTickOf(k);
+        final List<byte[]> resumed = restartInside(dir.resolve("partial-" + k + "-" + partial), k, from + partial);
+        assertEquals(uninterrupted.size() - from - partial, resumed.size(), "ticks after the " + partial +
+            " of message " + k + " journaled");
+        for (int i = 0; i < resumed.size(); i++)
+        {
+            if (!Arrays.equals(uninterrupted.get(from + partial + i), resumed.get(i)))
+            {
+                assertEquals(json(uninterrupted.get(from + partial + i)), json(resumed.get(i)),
+                    "tick " + i + " after the partial message " + k);
+            }
+        }
+    }
+
+    /**
+     * Journals the day's ticks up to (not including) the one at index {@code ticksJournaled} of the uninterrupted
+     * day, which falls inside message k, then resumes as the gateway does.
+     */
+    private static List<byte[]> restartInside(final Path journalDir, final long k, final int ticksJournaled)
+    {
+        final JournalContext context = new JournalContext().directory(journalDir);
+        try (TickJournal journal = TickJournal.open(context))
+        {
+            final JournalAgent agent = journal.agent();
+            agent.onStart();
+            final long[] written = {0};
+            final TickHandler journaling = (buffer, offset) ->
+            {
+                if (written[0]++ < ticksJournaled)
+                {
+                    journal.publisher().onTick(buffer, offset);
+                    agent.doWork();
+                }
+            };
+            feed.run(feed.normalizer(SimulatedFeed.books(), journaling, 1), 1, k + 1);
+            agent.onClose();
+        }
+
+        final Recorder resumed = new Recorder();
+        try (TickJournal journal = TickJournal.open(context))
+        {
+            final ResumePoint point = journal.resumePoint().orElseThrow();
+            final int partial = ticksJournaled - firstTickOf(k);
+            assertEquals(partial, point.partialTicks(), "ticks of message " + k + " journaled: " + point);
+            assertEquals(k, point.nextExchangeSequence(), "the partial message is where the feed resumes");
+            assertEquals(ticksJournaled + 1, point.nextGatewaySequence());
+            assertEquals(firstTickOf(k) + 1, point.firstRenormalizedSequence());
+
+            final OrderBooks books = SimulatedFeed.books();
+            final Normalizer normalizer = feed.normalizer(books, resumed, point.nextGatewaySequence());
+            final BookRestore bookRestore = new BookRestore(normalizer);
+            journal.replaySession(point, (buffer, offset) ->
+            {
+                if (buffer.getLong(offset + TickEncoder.gatewaySequenceEncodingOffset(), TickEncoder.BYTE_ORDER) <=
+                    point.lastWholeMessageSequence())
+                {
+                    bookRestore.onTick(buffer, offset);
+                }
+            });
+            assertEquals(0, bookRestore.topOfBookMismatches());
+            normalizer.resume(point.sessionNumber(), point.lastExchangeTimestamp(), point.partialTicks(),
+                point.nextExchangeSequence());
+            feed.resume(normalizer, point);
+            assertEquals(0, normalizer.partialMessagesNotCompleted());
+        }
+        return resumed.ticks;
+    }
+
     /** @return the ticks of messages k.. after journaling messages 1..k-1, reopening and resuming. */
     private List<byte[]> restartAt(final long k, final boolean restore)
     {
@@ -140,7 +239,12 @@ class SessionRestoreTest
 
     private static int firstTickOf(final long exchangeSequence)
     {
-        for (int i = 1; i < uninterrupted.size(); i++)
+        return firstTickOf(exchangeSequence, 1);
+    }
+
+    private static int firstTickOf(final long exchangeSequence, final int searchFrom)
+    {
+        for (int i = searchFrom; i < uninterrupted.size(); i++)
         {
             if (new UnsafeBuffer(uninterrupted.get(i)).getLong(8, ByteOrder.LITTLE_ENDIAN) >= exchangeSequence)
             {

@@ -32,6 +32,7 @@ final class SessionTickStream
     private int session;
     private long exchangeSequence;
     private long lastTime;
+    private int skip;
 
     /**
      * @param sessionLength messages (and lost messages) per session before the next session starts.
@@ -44,10 +45,14 @@ final class SessionTickStream
         this.gatewaySequence = 1;
     }
 
-    /** Carries on after a journal's last tick, as a restarted gateway does. */
+    /**
+     * Carries on after a journal's last tick, as a restarted gateway does: a message the journal holds only the first
+     * ticks of is made again from its first tick, under the same gateway sequences, and only the rest published.
+     */
     SessionTickStream resume(final ResumePoint point)
     {
-        gatewaySequence = point.nextGatewaySequence();
+        gatewaySequence = point.firstRenormalizedSequence();
+        skip = point.partialTicks();
         session = point.sessionNumber();
         exchangeSequence = point.nextExchangeSequence();
         lastTime = point.lastExchangeTimestamp();
@@ -166,6 +171,11 @@ final class SessionTickStream
 
     private void publish(final TickHandler handler, final boolean lastInMessage)
     {
+        if (skip > 0)
+        {
+            skip--;
+            return;
+        }
         buffer.putShort(TickEncoder.flagsEncodingOffset(), lastInMessage ? LAST_IN_MESSAGE : 0,
             TickEncoder.BYTE_ORDER);
         handler.onTick(buffer, 0);

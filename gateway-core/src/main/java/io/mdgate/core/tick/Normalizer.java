@@ -226,6 +226,35 @@ public final class Normalizer implements ItchMessageHandler
     }
 
     /**
+     * Resumes (as {@link #resume(int, long)}) where a crash fell between the ticks of one message: the journal holds
+     * its first {@code partialTicks}, whose gateway sequences end just before {@link #nextGatewaySequence()}, and the
+     * books were rebuilt without them. The message comes again (its exchange sequence is where the feed resumes):
+     * its ticks take the same gateway sequences and only those after the journaled ones are published, so the
+     * journal ends up holding the message whole, once. Start-up only.
+     *
+     * @param partialTicks      ticks of the message journaled, 1 to 5; 0 is the same as {@link #resume(int, long)}.
+     * @param exchangeSequence  the exchange sequence they carry.
+     */
+    public void resume(final int sessionId, final long lastExchangeTimestamp, final int partialTicks,
+        final long exchangeSequence)
+    {
+        resume(sessionId, lastExchangeTimestamp);
+        if (partialTicks > 0)
+        {
+            batch.resumeWithin(partialTicks, exchangeSequence);
+        }
+    }
+
+    /**
+     * @return 1 when the message a crash left partly journaled came back as something else (a GAP tick in its place,
+     * or fewer ticks than were journaled): its journaled ticks stay without their last; 0 otherwise.
+     */
+    public long partialMessagesNotCompleted()
+    {
+        return batch.journaledMismatches();
+    }
+
+    /**
      * Starts a session: the books and instrument directory are emptied (the new session reuses order references and
      * stock locates), later ticks carry {@code sessionId}, and one {@link EventType#SESSION} tick marks the start:
      * its exchange sequence is the first sequence the session expects, {@code orderReference} bytes 0..7 of the

@@ -57,6 +57,9 @@ final class TickBatch
     private short contextFlags;
     private boolean lastInPacket;
     private long published;
+    private int journaledTicks;
+    private long journaledSequence;
+    private long journaledMismatches;
 
     TickBatch(final long firstGatewaySequence)
     {
@@ -117,6 +120,26 @@ final class TickBatch
     {
         count = 0;
         exchangeTimestamp = Math.max(exchangeTimestampNanos, exchangeTimestamp);
+    }
+
+    /**
+     * After a crash between the ticks of one message: the next batch of that exchange sequence is the same message
+     * normalized again, and its first {@code ticks} are already journaled, under the gateway sequences just before
+     * this batch's next one. Its staged ticks take those sequences again and only the rest are handed on. A batch
+     * of another sequence, or of a GAP or SESSION tick, or one with no more ticks than were journaled, is numbered
+     * after them instead (the journal keeps the partial message; counted in {@link #journaledMismatches()}).
+     */
+    void resumeWithin(final int ticks, final long exchangeSequenceOfThem)
+    {
+        journaledTicks = ticks;
+        journaledSequence = exchangeSequenceOfThem;
+        nextGatewaySequence -= ticks;
+    }
+
+    /** @return partial messages a restart could not complete (see {@link #resumeWithin}): 0 or 1. */
+    long journaledMismatches()
+    {
+        return journaledMismatches;
     }
 
     /** @param value the exchange timestamp of the last tick before this batch's first, e.g. from a journal. */
@@ -214,7 +237,8 @@ final class TickBatch
     void publish(final boolean bookCrossed, final TickHandler handler)
     {
         final int last = count - 1;
-        for (int i = 0; i <= last; i++)
+        final int first = journaledTicks == 0 ? 0 : completeJournaled();
+        for (int i = first; i <= last; i++)
         {
             final int offset = i * TICK_LENGTH;
             int bits = buffer.getShort(offset + FLAGS_OFFSET, ORDER);
@@ -229,7 +253,33 @@ final class TickBatch
             buffer.putShort(offset + FLAGS_OFFSET, (short)bits, ORDER);
             handler.onTick(buffer, offset);
         }
-        published += count;
+        published += count - first;
         count = 0;
+    }
+
+    /**
+     * The first batch after {@link #resumeWithin}: either the message the journal holds the first ticks of, whose
+     * staged ticks up to those are not handed on again, or anything else, renumbered after them.
+     *
+     * @return the index of the first staged tick to hand on.
+     */
+    private int completeJournaled()
+    {
+        final int journaled = journaledTicks;
+        journaledTicks = 0;
+        final int type = buffer.getByte(TickEncoder.eventTypeEncodingOffset()) & 0xFF;
+        if (exchangeSequence == journaledSequence && count > journaled && type != EventType.GAP.value() &&
+            type != EventType.SESSION.value())
+        {
+            return journaled;
+        }
+        journaledMismatches++;
+        for (int i = 0; i < count; i++)
+        {
+            final int at = i * TICK_LENGTH + TickEncoder.gatewaySequenceEncodingOffset();
+            buffer.putLong(at, buffer.getLong(at, ORDER) + journaled, ORDER);
+        }
+        nextGatewaySequence += journaled;
+        return 0;
     }
 }

@@ -64,6 +64,44 @@ class NormalizerGapTest
     }
 
     @Test
+    void shouldPublishOnlyTheTicksAfterThoseACrashJournaledWhenTheMessageComesAgain()
+    {
+        final ItchMessageDecoder decoder = new ItchMessageDecoder();
+        normalizer.resume(1, T, 1, 9);
+        normalizer.exchangeSequence(9).lastInPacket(true);
+        final int length = writer.addOrder(0, AAPL, T, 77, 'B', 300, Alpha.pack8("AAPL"), 1_500_000);
+        assertEquals(ItchMessageDecoder.OK, decoder.decode(buffer, 0, length, normalizer));
+
+        assertEquals(1, ticks.size(), "the ADD was journaled before the crash; only the top of book is new");
+        final TickDecoder top = ticks.tick(0);
+        assertEquals(EventType.TOP_OF_BOOK, top.eventType());
+        assertEquals(500, top.gatewaySequence(), "the ADD had 499, the last journaled");
+        assertTrue(top.flags().lastInMessage());
+        assertEquals(0, normalizer.partialMessagesNotCompleted());
+
+        normalizer.exchangeSequence(10);
+        final int next = writer.addOrder(0, AAPL, T + 1, 78, 'B', 100, Alpha.pack8("AAPL"), 1_400_000);
+        assertEquals(ItchMessageDecoder.OK, decoder.decode(buffer, 0, next, normalizer));
+        assertEquals(2, ticks.size(), "the next message in full: an ADD below the touch");
+        assertEquals(501, ticks.last().gatewaySequence());
+    }
+
+    @Test
+    void shouldNumberAGapAfterTheJournaledTicksOfAMessageThatNeverCameAgain()
+    {
+        normalizer.resume(1, T, 2, 9);
+
+        normalizer.onGap(9, 3);
+
+        assertEquals(1, ticks.size());
+        final TickDecoder gap = ticks.tick(0);
+        assertEquals(EventType.GAP, gap.eventType());
+        assertEquals(500, gap.gatewaySequence(), "after the two journaled ticks, 498 and 499");
+        assertEquals(1, normalizer.partialMessagesNotCompleted());
+        assertEquals(501, normalizer.nextGatewaySequence());
+    }
+
+    @Test
     void shouldStampTheGapWithTheExchangeTimeOfTheMessageBeforeItAndKeepTheGatewaySequenceContinuous()
     {
         final ItchMessageDecoder decoder = new ItchMessageDecoder();
