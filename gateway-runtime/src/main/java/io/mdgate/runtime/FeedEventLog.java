@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * Says on the gateway's stderr, once each, what an operator must know of the feed session: the session it took,
  * each change with both names, the end of session, a line gone stale and back. Session names come from the wire, so
- * they are escaped as every peer-supplied text is ({@link PeerText}). These are rare events (a handful a day), so
+ * they are escaped as every peer-supplied text is ({@link PeerText}); and when the hold behind a gap fills up, the
+ * start and end of shedding. These are rare events (a handful a day), so
  * printing on the session's thread costs nothing that matters; gaps are counted, not logged.
  * <p>
  * Threading: the session agent's thread.
@@ -43,6 +44,21 @@ final class FeedEventLog implements FeedSessionListener
         out.println("mdgate run: feed: session changed from " + name(previousId, previousOffset) + " to " +
             name(sessionId, offset) + " (number " + sessionNumber + "), from sequence " + nextSequence +
             "; books and instruments reset");
+    }
+
+    @Override
+    public void onSheddingStarted(final long firstShed, final long gapFrom, final int heldPackets)
+    {
+        out.println("mdgate run: feed: the hold is nearly full (" + heldPackets + " packets behind the gap at " +
+            "sequence " + gapFrom + "); packets from sequence " + firstShed + " on are not held but asked for again " +
+            "once it drains");
+    }
+
+    @Override
+    public void onSheddingStopped(final long firstShed, final long endShed, final long packets)
+    {
+        out.println("mdgate run: feed: the hold drained; asking for sequences " + firstShed + " to " + (endShed - 1) +
+            " (" + packets + " packets were not held)");
     }
 
     @Override

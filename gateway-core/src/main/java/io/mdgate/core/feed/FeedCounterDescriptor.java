@@ -95,7 +95,11 @@ public enum FeedCounterDescriptor implements CounterDescriptor
     /** Packets given with a line index outside {@link FeedLines}. */
     UNKNOWN_LINE_PACKETS(false, "unknown_line_packets", CounterType.TOTAL),
     /** Times a due re-request had to wait for the rate limit. */
-    REQUESTS_DEFERRED(false, "requests.deferred", CounterType.TOTAL);
+    REQUESTS_DEFERRED(false, "requests.deferred", CounterType.TOTAL),
+    /** Packets not held because the hold was nearly full behind a gap: their messages are asked for later. */
+    PACKETS_SHED(false, "packets_shed", CounterType.TOTAL),
+    /** Times the hold filled past its high mark and packets ahead of what it held began to be shed. */
+    SHED_PERIODS(false, "shed_periods", CounterType.TOTAL);
 
     /** The prefix of every label. */
     public static final String PREFIX = "feed.";

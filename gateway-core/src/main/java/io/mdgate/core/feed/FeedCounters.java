@@ -44,6 +44,8 @@ final class FeedCounters
     final AtomicCounter requestsSent;
     final AtomicCounter requestFailures;
     final AtomicCounter requestsDeferred;
+    final AtomicCounter packetsShed;
+    final AtomicCounter shedPeriods;
     final AtomicCounter heldPackets;
     final AtomicCounter sessionChanges;
     final AtomicCounter otherSessionPackets;
@@ -115,6 +117,8 @@ final class FeedCounters
         requestsSent = session(REQUESTS_SENT);
         requestFailures = session(REQUESTS_FAILED);
         requestsDeferred = session(REQUESTS_DEFERRED);
+        packetsShed = session(PACKETS_SHED);
+        shedPeriods = session(SHED_PERIODS);
         heldPackets = session(HELD_PACKETS);
         sessionChanges = session(SESSION_CHANGES);
         otherSessionPackets = session(OTHER_SESSION_PACKETS);

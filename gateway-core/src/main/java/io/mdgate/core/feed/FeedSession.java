@@ -69,6 +69,13 @@ public final class FeedSession implements PacketHandler
     /** The messages asked for the gap, over all its requests, reached {@link Context#maxRequestedPerGap}. */
     public static final int LOST_REQUEST_BUDGET = 5;
 
+    /** Fill (percent of the hold's entries or bytes) at which packets ahead of what is held start to be shed. */
+    static final int SHED_HIGH_PERCENT = 75;
+    /** Fill at or below which shedding stops and the sequences shed are asked for. */
+    static final int SHED_LOW_PERCENT = 25;
+    /** Gaps tracked beyond one per held packet: shed ranges, and the pieces answers split them into. */
+    static final int SHED_GAPS = 1_024;
+
     /** Highest sequence accepted in a header: leaves room for a packet's count without overflow. */
     static final long MAX_SEQUENCE = Long.MAX_VALUE - 0x1_0000L;
 
@@ -136,6 +143,9 @@ public final class FeedSession implements PacketHandler
     private final boolean[] stale = new boolean[2];
     private boolean tokensLeft;
     private int deliveringLine;
+    private boolean shedding;
+    private long shedFrom;
+    private long shedInPeriod;
 
     /**
      * @param context the settings; {@link Context#conclude()} is called here.
@@ -168,7 +178,8 @@ public final class FeedSession implements PacketHandler
         this.hold = new PacketHold(context.holdBytes(), context.holdPackets());
         this.candidateHold = new PacketHold(
             Math.max(Context.MIN_HOLD_BYTES, context.holdBytes() / 8), Math.max(16, context.holdPackets() / 8));
-        this.gaps = new GapTable(context.holdPackets() + 2, counters);
+        // A gap per held packet, and room for the ranges shed and split by answers while the hold is full.
+        this.gaps = new GapTable(context.holdPackets() + 2 + SHED_GAPS, counters);
         this.requestTokens = new TokenBucket(context.requestsPerSecond(), context.requestBurst());
         if (null != context.resumeSessionName())
         {
@@ -411,6 +422,10 @@ public final class FeedSession implements PacketHandler
             counters.malformed[line].incrementRelease();
             return;
         }
+        if (null != requester && shed(line, sequence, end, length))
+        {
+            return;
+        }
         while (!hold.canHold(length) || gaps.isFull())
         {
             if (!declareFront(LOST_HOLD_FULL))
@@ -430,6 +445,92 @@ public final class FeedSession implements PacketHandler
             }
         }
         holdAhead(line, buffer, offset, length, timestamp, sequence, count, end);
+    }
+
+    /**
+     * With a re-request server, the hold is kept for what is closest to delivery: once it is filled past
+     * {@link #SHED_HIGH_PERCENT} behind a gap, packets of lines A and B from the sequence known then on are not held
+     * but left missing (the gap at the tail grows over them) and are not asked for until the hold has drained to
+     * {@link #SHED_LOW_PERCENT}; what fills the older gaps (the other line's copies, re-request answers) is still
+     * held in the room left. A packet that finds no room at all is dropped and its gap asked for again, rather than
+     * declaring the lowest gap lost; so is one when the gap table is full (a packet past everything known then
+     * leaves what is known where it was, so a later packet's gap covers it).
+     *
+     * @return true when the packet was shed (not held, nothing else to do).
+     */
+    private boolean shed(final int line, final long sequence, final long end, final int length)
+    {
+        if (shedding && hold.fillPercent() <= SHED_LOW_PERCENT)
+        {
+            stopShedding();
+        }
+        if (!shedding)
+        {
+            if (sequence < highestKnown || line == FeedLines.RECOVERY)
+            {
+                return dropForRoom(line, sequence, end, length);
+            }
+            if (hold.fillPercent() < SHED_HIGH_PERCENT && hold.canHold(length))
+            {
+                return false;
+            }
+            shedding = true;
+            shedFrom = highestKnown;
+            shedInPeriod = 0;
+            counters.shedPeriods.incrementRelease();
+            listener.onSheddingStarted(shedFrom, gaps.isEmpty() ? expected : gaps.from(gaps.first()), hold.size());
+        }
+        if (sequence < shedFrom)
+        {
+            return dropForRoom(line, sequence, end, length);
+        }
+        if (end > highestKnown)
+        {
+            final boolean extended = !gaps.isEmpty() && gaps.from(gaps.limit() - 1) >= shedFrom &&
+                gaps.extendLast(highestKnown, end);
+            if (!extended)
+            {
+                if (gaps.isFull())
+                {
+                    // Not even a gap to remember it by: what is known stays where it was, so the next packet or
+                    // heartbeat past it opens a gap over this one too.
+                    counters.packetsShed.incrementRelease();
+                    shedInPeriod++;
+                    return true;
+                }
+                gaps.open(highestKnown, end, line, nowNanos + gapWaitNanos);
+            }
+            highestKnown = end;
+        }
+        counters.packetsShed.incrementRelease();
+        shedInPeriod++;
+        return true;
+    }
+
+    /**
+     * @return true, counting it shed, when a packet that fills an older gap finds no room in the hold at all; an
+     * answer dropped so does not use up its gap's retries.
+     */
+    private boolean dropForRoom(final int line, final long sequence, final long end, final int length)
+    {
+        if (hold.canHold(length) && !gaps.isFull())
+        {
+            return false;
+        }
+        if (line == FeedLines.RECOVERY)
+        {
+            gaps.answerDropped(sequence, end);
+        }
+        counters.packetsShed.incrementRelease();
+        shedInPeriod++;
+        return true;
+    }
+
+    private void stopShedding()
+    {
+        shedding = false;
+        listener.onSheddingStopped(shedFrom, highestKnown, shedInPeriod);
+        shedInPeriod = 0;
     }
 
     private void holdAhead(
@@ -817,6 +918,7 @@ public final class FeedSession implements PacketHandler
         }
         drain();
         hold.clear();
+        shedding = false;
         counters.sessionChanges.incrementRelease();
         System.arraycopy(session, 0, previousSession, 0, SESSION_LENGTH);
         hasPreviousSession = true;
@@ -877,12 +979,24 @@ public final class FeedSession implements PacketHandler
     {
         int work = 0;
         tokensLeft = true;
+        if (shedding && hold.fillPercent() <= SHED_LOW_PERCENT)
+        {
+            stopShedding();
+            work++;
+        }
+        // Answers for gaps past the lowest one have to be held: with the hold past its high mark only the lowest
+        // gap, whose answers leave at once, is asked for; the others wait (their rounds and retries with them).
+        final boolean onlyLowest = null != requester && hold.fillPercent() >= SHED_HIGH_PERCENT;
         for (int i = gaps.first(); i < gaps.limit(); i++)
         {
             final byte state = gaps.state(i);
-            if (state == GapTable.LOST)
+            if (state == GapTable.LOST || (shedding && gaps.from(i) >= shedFrom))
             {
                 continue;
+            }
+            if (onlyLowest && i != gaps.first())
+            {
+                break;
             }
             if (state == GapTable.WAITING)
             {
@@ -1084,6 +1198,38 @@ public final class FeedSession implements PacketHandler
     public long gapsLost(final int reason)
     {
         return reason == 0 ? 0 : counters.gapsLostByReason[reason].get();
+    }
+
+    /** @return the open gaps and their recovery state, for test messages. */
+    String describeGaps()
+    {
+        final StringBuilder text = new StringBuilder();
+        for (int i = gaps.first(); i < gaps.limit(); i++)
+        {
+            text.append('[').append(gaps.from(i)).append(',').append(gaps.to(i)).append(") state ")
+                .append(gaps.state(i)).append(" attempts ").append(gaps.attempts(i)).append(" requestedTo ")
+                .append(gaps.requestedTo(i)).append(" followUp ").append(gaps.followUpTo(i)).append("; ");
+        }
+        return text + "held " + hold.size() + " (" + hold.fillPercent() + "%), lowest held " +
+            (hold.isEmpty() ? -1 : hold.lowestSequence()) + ", expected " + expected + ", now " + nowNanos;
+    }
+
+    /** @return packets not held because the hold was (nearly) full behind a gap; their messages are asked for. */
+    public long packetsShed()
+    {
+        return counters.packetsShed.get();
+    }
+
+    /** @return times the hold filled past its high mark and shedding began. */
+    public long shedPeriods()
+    {
+        return counters.shedPeriods.get();
+    }
+
+    /** @return true while packets ahead of the hold are being shed. */
+    public boolean isShedding()
+    {
+        return shedding;
     }
 
     /** @return messages declared lost, over all gaps. */

@@ -63,6 +63,30 @@ public interface FeedSessionListener
     }
 
     /**
+     * The hold filled past its high mark behind a gap still in recovery: from now on, packets of lines A and B at or
+     * past {@code firstShed} are not held but left missing, to be asked of the re-request server once the hold has
+     * drained, rather than declaring the older gap lost to make room.
+     *
+     * @param firstShed   the first sequence not held.
+     * @param gapFrom     the first sequence of the lowest gap, the one everything waits for.
+     * @param heldPackets packets held now.
+     */
+    default void onSheddingStarted(final long firstShed, final long gapFrom, final int heldPackets)
+    {
+    }
+
+    /**
+     * The hold drained below its low mark: packets are held again, and the sequences shed are asked for.
+     *
+     * @param firstShed the first sequence shed in this period.
+     * @param endShed   one past the last sequence known when shedding stopped.
+     * @param packets   packets shed in this period.
+     */
+    default void onSheddingStopped(final long firstShed, final long endShed, final long packets)
+    {
+    }
+
+    /**
      * Every message up to the end-of-session marker was delivered or declared lost; later packets of the session
      * are counted and dropped.
      *

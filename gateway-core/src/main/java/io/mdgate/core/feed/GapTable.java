@@ -116,6 +116,23 @@ final class GapTable
     }
 
     /**
+     * Makes the last gap reach {@code gapTo}, whatever its state but lost, when it ends where the new sequences
+     * begin: sequences shed while the hold was nearly full (see {@link FeedSession}), asked for in the gap's
+     * current round or its next one.
+     *
+     * @return false, changing nothing, when there is no such gap (the caller opens one).
+     */
+    boolean extendLast(final long gapFrom, final long gapTo)
+    {
+        if (end > start && to[end - 1] == gapFrom && state[end - 1] != LOST)
+        {
+            to[end - 1] = gapTo;
+            return true;
+        }
+        return false;
+    }
+
+    /**
      * Removes {@code [s, e)} from the gaps: a packet arrived with those sequences. Gaps it covers are closed and
      * credited to the line, gaps it overlaps shrink or split. A gap in recovery that an answer shrinks gets its
      * attempts reset (the server is answering) and, when the answer stopped short of the request it answered, a
@@ -172,6 +189,21 @@ final class GapTable
             }
         }
         return covered;
+    }
+
+    /**
+     * An answer for {@code [s, e)} came but could not be kept (no room to hold it): the gaps in recovery it overlaps
+     * start their count of attempts again, since the server is answering, and are asked again in their next round.
+     */
+    void answerDropped(final long s, final long e)
+    {
+        for (int i = start; i < end && from[i] < e; i++)
+        {
+            if (to[i] > s && state[i] == REQUESTING)
+            {
+                attempts[i] = 1;
+            }
+        }
     }
 
     /** Removes the lowest gap without crediting anyone: the caller declares it lost. */
@@ -306,8 +338,10 @@ final class GapTable
         final long intoRound = answerEnd - roundBase[i];
         if (answerEnd != 0 && intoRound > 0 && intoRound % maxRequestCount != 0)
         {
-            final long requestEnd = roundBase[i] + (intoRound / maxRequestCount + 1) * maxRequestCount;
-            if (requestEnd <= requestedTo[i])
+            // The round's last request may be shorter than the request size: it ends where the round got to.
+            final long requestEnd = Math.min(roundBase[i] + (intoRound / maxRequestCount + 1) * maxRequestCount,
+                requestedTo[i]);
+            if (requestEnd > answerEnd)
             {
                 followUpTo[i] = Math.min(requestEnd, to[i]);
             }

@@ -100,6 +100,20 @@ final class PacketHold
         return maxPackets;
     }
 
+    /**
+     * @return how full the hold is, 0 to 100: the larger of the share of its entries and of its bytes taken
+     * (entries and bytes are given back oldest first, so a packet released out of order still counts).
+     */
+    int fillPercent()
+    {
+        if (entriesInUse == 0)
+        {
+            return 0;
+        }
+        final long bytes = wrapped ? capacity - (ringHead - ringTail) : ringTail - ringHead;
+        return (int)Math.max(entriesInUse * 100L / maxPackets, bytes * 100L / capacity);
+    }
+
     /** @return true when a packet of this length can be added now. */
     boolean canHold(final int length)
     {

@@ -56,6 +56,31 @@ class FeedSessionRandomizedTest
     }
 
     @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = { 1, 2, 3, 42, 2024 })
+    void shouldRecoverEverythingThroughAHoldTooSmallForTheGapsByShedding(final long seed)
+    {
+        final LineTraffic traffic = LineTraffic.generate(seed, PACKETS, FAULTS);
+        final FakeRequester requester = new FakeRequester().answerLimit(8).answerLoss(0.1, seed);
+        // Answers of 8 messages for most of the session: the request rate, not the hold, must not be what limits.
+        final FeedSession session = new FeedSession(context().requester(requester).holdPackets(16)
+            .requestsPerSecond(100_000));
+
+        run(session, traffic);
+
+        System.out.printf("seed %d, a 16-packet hold: %d packets shed in %d periods, %d requests%n", seed,
+            session.packetsShed(), session.shedPeriods(), session.requestsSent());
+        assertTrue(session.isEndOfSession(), () -> "recovery did not finish: " + session.describeGaps());
+        assertCoveredExactlyOnceInOrder(traffic.lastSequence());
+        assertEquals(List.of(), output.gaps(), () -> "every gap was recovered, none declared to make room; lost " +
+            "with retries unanswered " + session.gapsLost(FeedSession.LOST_RETRIES_EXHAUSTED) + ", hold full " +
+            session.gapsLost(FeedSession.LOST_HOLD_FULL) + ", over budget " +
+            session.gapsLost(FeedSession.LOST_REQUEST_BUDGET));
+        assertTrue(session.packetsShed() > 0, "the hold must fill for this test to mean anything");
+        assertCountersAddUp(session, traffic);
+        assertTrue(session.isEndOfSession());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = { 5, 8, 13, 21, 34 })
     void shouldDeclareExactlyWhatBothLinesLostWhenThereIsNoRerequestServer(final long seed)
     {

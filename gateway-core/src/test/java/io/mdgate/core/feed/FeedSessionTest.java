@@ -228,9 +228,9 @@ class FeedSessionTest
     }
 
     @Test
-    void shouldDeclareTheGapWhenTheHoldRunsOutOfPackets()
+    void shouldDeclareTheGapWhenTheHoldRunsOutOfPacketsWithoutARerequestServer()
     {
-        start(context().holdPackets(2));
+        start(context().requester(null).holdPackets(2).gapWaitNanos(10 * MILLIS));
         data(A, 1, 1);
         data(A, 3, 1);
         data(A, 4, 1);
@@ -242,13 +242,13 @@ class FeedSessionTest
         assertEquals(1, session.gapsLost(FeedSession.LOST_HOLD_FULL));
         assertEquals(List.of("lost 2x1 reason " + FeedSession.LOST_HOLD_FULL), events.events("lost"));
         assertEquals(0, session.heldPackets());
-        assertEquals("[]", requester.requested());
+        assertEquals(0, session.packetsShed());
     }
 
     @Test
-    void shouldDeclareTheGapWhenTheHoldRunsOutOfBytes()
+    void shouldDeclareTheGapWhenTheHoldRunsOutOfBytesWithoutARerequestServer()
     {
-        start(context().holdBytes(FeedSession.Context.MIN_HOLD_BYTES));
+        start(context().requester(null).holdBytes(FeedSession.Context.MIN_HOLD_BYTES).gapWaitNanos(10 * MILLIS));
         data(A, 1, 600);
         data(A, 1_201, 600);
         data(A, 1_801, 600);
@@ -261,6 +261,70 @@ class FeedSessionTest
         assertEquals(3_000 - 600, output.messages());
         assertEquals(0, session.heldPackets(), "once the gap was declared the last packet was next in line");
         assertEquals(3_001, session.nextSequence());
+    }
+
+    @Test
+    void shouldShedPacketsAheadOfAFullHoldAndAskForThemOnceItDrainsInsteadOfDeclaringTheGap()
+    {
+        start(context().holdPackets(4).maxRequestCount(100));
+        data(A, 1, 1);
+        data(A, 3, 1);
+        data(A, 4, 1);
+        data(A, 5, 1);
+        assertEquals(3, session.heldPackets(), "75% of the hold");
+
+        data(A, 6, 1);
+        data(B, 6, 1);
+        data(A, 7, 2);
+        data(B, 7, 2);
+
+        assertEquals("[1]", output.messagesAndGaps(), "nothing declared, nothing delivered past the gap");
+        assertEquals(0, session.gapsLost(FeedSession.LOST_HOLD_FULL));
+        assertEquals(4, session.packetsShed(), "both lines' copies of 6 and 7..8");
+        assertTrue(session.isShedding());
+        assertEquals(List.of("shedding from 6 behind 2 held 3"), events.events("shedding"));
+        assertEquals(3, session.heldPackets());
+
+        advance(MILLIS);
+        assertEquals("[2+1]", requester.requested(), "the gap before the hold is asked for, the shed range is not");
+
+        requester.answerLimit(100);
+        advance(10 * MILLIS);
+        advance(MILLIS);
+        assertFalse(session.isShedding());
+        assertEquals(List.of("shed 6..9 packets 4"), events.events("shed"));
+        advance(MILLIS);
+        advance(MILLIS);
+        assertEquals(range(1, 8), output.sequences(), "every message once, the shed ones asked for");
+        assertEquals(0, session.openGaps());
+        assertEquals(List.of(), events.events("lost"));
+        assertEquals(1, session.shedPeriods());
+    }
+
+    @Test
+    void shouldDropAPacketThatFindsNoRoomAndLeaveItsGapToTheServerRatherThanDeclareTheGapBefore()
+    {
+        start(context().holdPackets(2).maxRequestCount(1).gapWaitNanos(5 * MILLIS));
+        data(A, 1, 1);
+        data(A, 3, 1);
+        data(A, 5, 1);
+        assertEquals(2, session.heldPackets(), "3 and 5, behind the gaps at 2 and 4: the hold is full");
+
+        data(B, 4, 1);
+
+        assertEquals("[1]", output.messagesAndGaps(), "line B's 4 found no room and the gap at 2 stays open");
+        assertEquals(1, session.packetsShed());
+        assertEquals(2, session.openGaps());
+        requester.answerLimit(1);
+        advance(6 * MILLIS);
+        assertEquals("[2+1]", requester.requested(), "with the hold full only the lowest gap is asked for");
+        advance(MILLIS);
+        assertEquals(range(1, 3), output.sequences());
+        advance(MILLIS);
+        assertEquals("[2+1, 4+1]", requester.requested());
+        advance(MILLIS);
+        assertEquals(range(1, 5), output.sequences());
+        assertEquals(List.of(), events.events("lost"));
     }
 
     @Test

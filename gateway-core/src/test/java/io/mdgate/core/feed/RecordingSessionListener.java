@@ -48,6 +48,18 @@ final class RecordingSessionListener implements FeedSessionListener
     }
 
     @Override
+    public void onSheddingStarted(final long firstShed, final long gapFrom, final int heldPackets)
+    {
+        events.add("shedding from " + firstShed + " behind " + gapFrom + " held " + heldPackets);
+    }
+
+    @Override
+    public void onSheddingStopped(final long firstShed, final long endShed, final long packets)
+    {
+        events.add("shed " + firstShed + ".." + endShed + " packets " + packets);
+    }
+
+    @Override
     public void onEndOfSession(final long nextSequence)
     {
         events.add("end " + nextSequence);
