@@ -79,6 +79,43 @@ class ExactlyOnceSystemTest
         }
     }
 
+    @Test
+    @Timeout(300)
+    void shouldCatchUpWithEveryMessageOnceAfterBeingDownLongEnoughToFillItsHoldFromASlowServer() throws Exception
+    {
+        try (ExactlyOnceRun run = new ExactlyOnceRun(dir, "down"))
+        {
+            run.startGateway();
+            run.startConsumers();
+            // Answers of 8 messages: the server recovers about twice as fast as the feed runs, so catching up on
+            // the seconds the gateway was down takes longer than its hold (8,192 packets) lasts.
+            run.startSim("--messages", "120000", "--seed", "33", "--instruments", "40", "--rate", "8000",
+                "--loss-a", "0.01", "--loss-b", "0.01", "--loss-burst", "2", "--answer-limit", "8",
+                "--linger-ms", "15000");
+
+            run.awaitCounters(s -> s.value("feed.next_sequence", 0) >= 15_000, "15,000 messages through gateway 1");
+            run.killGateway();
+            Thread.sleep(3_000);
+            final boolean liveAtRestart = !run.simDone();
+            run.startGateway();
+
+            final Map<String, Object> sent = run.awaitSim(240);
+            final CountersSnapshot last = run.awaitQuiet();
+            final int exit = run.stopGateway();
+            final List<String> problems = check(run, sent, last, 1);
+            if (!liveAtRestart)
+            {
+                problems.add("the feed ended while the gateway was down: the scenario needs a longer feed here");
+            }
+            if (last != null && last.value("feed.packets_shed", 0) == 0)
+            {
+                problems.add("the hold never filled (feed.packets_shed 0), so shedding was not exercised: " +
+                    ExactlyOnceRun.feed(last));
+            }
+            report(run, problems, exit);
+        }
+    }
+
     /** Checks for one gateway process that ran the whole session: it delivered every message the exchange sent. */
     private static void checkDelivered(final Map<String, Object> sent, final CountersSnapshot last,
         final List<String> problems)
