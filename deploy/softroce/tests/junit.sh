@@ -5,6 +5,7 @@
 # The class path is the system class path (java -cp), not the launcher's --class-path: tests that start
 # child JVMs with java.class.path (rdma-egress's ChildJvm) then hand them everything.
 # Exit code: the launcher's (0 all passed, 1 a test failed); a run that found no softroce test fails (2).
+# JUNIT_INCLUDE_CLASSNAME (settings.env): a class-name regexp to run only some of them, while working on one.
 set -uo pipefail
 
 : "${MDGATE_RESULTS:?} ${MDGATE_PAYLOAD:?} ${MDGATE_LIB:?}"
@@ -32,6 +33,7 @@ java "${jvm_flags[@]}" -Djava.library.path="${MDGATE_NATIVE:-}" -Djava.io.tmpdir
     org.junit.platform.console.ConsoleLauncher execute \
     --disable-banner --disable-ansi-colors --details=tree --details-theme=ascii \
     --scan-class-path="$roots" --include-tag=softroce --fail-if-no-tests \
+    ${JUNIT_INCLUDE_CLASSNAME:+--include-classname="$JUNIT_INCLUDE_CLASSNAME"} \
     --reports-dir="$MDGATE_RESULTS" \
     --config="junit.jupiter.execution.timeout.default=$test_timeout" \
     --config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD

@@ -27,6 +27,8 @@ struct mdg_listener
     struct mdg_dev *dev;
     struct rdma_event_channel *channel;
     struct rdma_cm_id *id;
+    /* Connection requests whose requester had given up before they were taken (see accept0). */
+    jlong stale;
 };
 
 struct mdg_conn
@@ -309,7 +311,15 @@ static jint listener_close0(JNIEnv *env, jclass clazz, jlong handle)
     return 0;
 }
 
-/* Accepts one waiting connection: a handle, 0 when none is waiting, or -errno for one that failed set-up. */
+/*
+ * Accepts one waiting connection: a handle, 0 when none is waiting, or -errno for one that failed set-up.
+ *
+ * A request can be stale by the time it is taken: its requester timed out (a gateway starved of CPU, a link that
+ * was down) and gave up or asked again, and the CM moved the request's id out of REQ_RCVD, so setting up its queue
+ * pair fails with EINVAL (rdma_init_qp_attr) or the accept with EINVAL/ETIMEDOUT. Such a request is dropped,
+ * counted (listener_stale0), and the next one is taken in the same call: stale requests queued behind each other
+ * must not each cost a poll while fresh ones wait behind them and go stale in turn.
+ */
 static jlong accept0(JNIEnv *env, jclass clazz, jlong handle, jintArray jparams)
 {
     (void)clazz;
@@ -376,11 +386,24 @@ static jlong accept0(JNIEnv *env, jclass clazz, jlong handle, jintArray jparams)
         {
             rdma_reject(id, NULL, 0);
             conn_destroy(conn);
+            if (result == -EINVAL || result == -ETIMEDOUT || result == -ECONNREFUSED)
+            {
+                listener->stale++;
+                result = 0;
+                continue;
+            }
             return result;
         }
         return (jlong)(uintptr_t)conn;
     }
     return 0;
+}
+
+static jlong listener_stale0(JNIEnv *env, jclass clazz, jlong handle)
+{
+    (void)env;
+    (void)clazz;
+    return ((struct mdg_listener *)(uintptr_t)handle)->stale;
 }
 
 static jlong connect0(JNIEnv *env, jclass clazz, jlong dev_handle, jstring jip, jint port, jint timeout_ms,
@@ -600,6 +623,7 @@ static const JNINativeMethod rc_methods[] = {
     { "listen0", "(JLjava/lang/String;II)J", (void *)listen0 },
     { "listenerEndpoint0", "(J)Ljava/lang/String;", (void *)listener_endpoint0 },
     { "listenerClose0", "(J)I", (void *)listener_close0 },
+    { "listenerStale0", "(J)J", (void *)listener_stale0 },
     { "accept0", "(J[I)J", (void *)accept0 },
     { "connect0", "(JLjava/lang/String;II[I)J", (void *)connect0 },
     { "rcPoll0", "(JJII)I", (void *)rc_poll0 },

@@ -47,6 +47,8 @@ public enum PublisherCounterDescriptor implements CounterDescriptor
     CONNECTIONS_OVER_LIMIT("connections_over_limit", CounterType.TOTAL),
     /** Connections closed before their HELLO because their first message broke the framing. */
     CONNECTIONS_MALFORMED("connections_malformed", CounterType.TOTAL),
+    /** Connection requests the transport dropped because their requester had given up before they were taken. */
+    CONNECTIONS_STALE("connections_stale", CounterType.TOTAL),
     /** Refusals not logged because enough distinct ones were logged already. */
     REFUSALS_NOT_LOGGED("refusals_not_logged", CounterType.TOTAL),
     /** Connections handed to the publisher by the transport. */

@@ -47,6 +47,7 @@ public final class PublisherCounters
     private final AtomicCounter helloTimeoutsCounter;
     private final AtomicCounter connectionsOverLimitCounter;
     private final AtomicCounter connectionsMalformedCounter;
+    private final AtomicCounter connectionsStaleCounter;
     private ControlServer server;
 
     /** Allocates every counter of {@link PublisherCounterDescriptor}, in its order. */
@@ -88,6 +89,7 @@ public final class PublisherCounters
         helloTimeoutsCounter = all[PublisherCounterDescriptor.HELLO_TIMEOUTS.ordinal()];
         connectionsOverLimitCounter = all[PublisherCounterDescriptor.CONNECTIONS_OVER_LIMIT.ordinal()];
         connectionsMalformedCounter = all[PublisherCounterDescriptor.CONNECTIONS_MALFORMED.ordinal()];
+        connectionsStaleCounter = all[PublisherCounterDescriptor.CONNECTIONS_STALE.ordinal()];
     }
 
     /** Adds the counts of connections the transport closed before handing them over. */
@@ -97,7 +99,7 @@ public final class PublisherCounters
     }
 
     /**
-     * Sets the three counters that add the transport's screening (done on a thread of its own, which counts for
+     * Sets the four counters that add the transport's screening (done on a thread of its own, which counts for
      * itself) to the publisher's own counts: at each control poll, on the publisher's thread, their only writer.
      */
     void screeningChanged()
@@ -105,6 +107,7 @@ public final class PublisherCounters
         helloTimeoutsCounter.setRelease(helloTimeouts());
         connectionsOverLimitCounter.setRelease(connectionsOverLimit());
         connectionsMalformedCounter.setRelease(connectionsMalformed());
+        connectionsStaleCounter.setRelease(null == server ? 0 : server.connectionsStale());
     }
 
     public long ticksPublished()

@@ -39,6 +39,15 @@ public interface ControlServer extends AutoCloseable
         return 0;
     }
 
+    /**
+     * @return connection requests dropped because their requester had given up before they were taken (verbs: a
+     * stale RDMA-CM request, after a stall or a link that was down); the next waiting one is taken at once.
+     */
+    default long connectionsStale()
+    {
+        return 0;
+    }
+
     /** @return where consumers connect, for logs. */
     String endpoint();
 

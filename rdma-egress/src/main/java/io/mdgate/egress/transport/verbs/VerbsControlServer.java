@@ -24,6 +24,7 @@ final class VerbsControlServer implements ControlServer, VerbsResource
     private final Consumer<String> log;
     private long failures;
     private boolean closed;
+    private long staleAtClose;
 
     VerbsControlServer(final long listener, final int[] params, final int maxMessageLength, final int pollBatch,
         final Consumer<VerbsControlChannel> track, final Consumer<String> log)
@@ -60,6 +61,12 @@ final class VerbsControlServer implements ControlServer, VerbsResource
         return channel;
     }
 
+    @Override
+    public long connectionsStale()
+    {
+        return closed ? staleAtClose : VerbsNative.listenerStale0(listener);
+    }
+
     /** @return connection requests that failed set-up. */
     long failures()
     {
@@ -83,6 +90,7 @@ final class VerbsControlServer implements ControlServer, VerbsResource
     {
         if (!closed)
         {
+            staleAtClose = VerbsNative.listenerStale0(listener);
             closed = true;
             VerbsNative.listenerClose0(listener);
         }

@@ -182,6 +182,9 @@ public final class VerbsNative
 
     static native int listenerClose0(long listener);
 
+    /** @return connection requests accept0 dropped because their requester had given up (stale). */
+    static native long listenerStale0(long listener);
+
     static native long accept0(long listener, int[] params);
 
     static native long connect0(long device, String ip, int port, int timeoutMillis, int[] params);

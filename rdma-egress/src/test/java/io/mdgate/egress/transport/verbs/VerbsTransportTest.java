@@ -9,6 +9,7 @@ import io.mdgate.egress.transport.MulticastSubscription;
 import io.mdgate.egress.transport.RegionAccess;
 import io.mdgate.egress.transport.RemoteKey;
 import io.mdgate.egress.transport.RemoteRegion;
+import io.mdgate.egress.transport.TransportException;
 import io.mdgate.egress.transport.TransportResult;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -223,6 +224,38 @@ class VerbsTransportTest
             return !ends[0].isConnected();
         });
         assertEquals(0, target.buffer().getLong(0), "a write with a wrong key must not land");
+    }
+
+    @Test
+    void shouldDropRequestsWhoseConsumerGaveUpAndTakeTheWaitingOneInTheSameAccept() throws Exception
+    {
+        final ControlServer listener = server.bindControl();
+        // Nobody accepts within the consumer's time (a publisher starved of CPU, a link that was down): it gives up,
+        // leaving its requests behind in the listener's queue.
+        final long started = System.nanoTime();
+        try
+        {
+            client.connectControl(TimeUnit.MILLISECONDS.toNanos(600));
+            throw new AssertionError("connected although nobody accepted");
+        }
+        catch (final TransportException expected)
+        {
+            // the consumer gave up, as it should
+        }
+        final long gaveUpAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        final CompletableFuture<ControlChannel> connecting =
+            CompletableFuture.supplyAsync(() -> client.connectControl(TimeUnit.SECONDS.toNanos(20)));
+        Thread.sleep(1_000);
+
+        final ControlChannel accepted = listener.accept();
+
+        assertNotNull(accepted, "one accept takes the waiting request past the stale ones (the consumer gave up " +
+            "after " + gaveUpAfterMillis + " ms; stale so far " + listener.connectionsStale() + ")");
+        assertTrue(listener.connectionsStale() >= 1, "the stale requests are counted: " +
+            listener.connectionsStale());
+        final ControlChannel clientEnd = connecting.get(30, TimeUnit.SECONDS);
+        send(accepted, new byte[] { 1, 2, 3 });
+        assertArrayEquals(new byte[] { 1, 2, 3 }, receive(clientEnd, 1).get(0), "the connection taken works");
     }
 
     @Test
