@@ -20,6 +20,7 @@ messages=${MDGATE_PAIR_MESSAGES:-40000}
 rate=${MDGATE_PAIR_RATE:-1000}
 link_down_seconds=${MDGATE_PAIR_LINK_DOWN_SECONDS:-5}
 port=7471
+retransmit_port=7472
 
 # wait_for FILE SECONDS: bounded wait for the other guest's file; gives up when the other guest's step ended.
 wait_for()
@@ -50,6 +51,7 @@ ring_bytes = 4194304
 session = ""
 gap_wait_ms = 2
 stale_after_ms = 2000
+retransmit = "10.79.0.2:$retransmit_port"
 
 [[feed.lines]]
 name = "A"
@@ -140,13 +142,18 @@ session_is_sent()
 {
     touch "$ex/sim-started"
     ip netns exec sim "${mdgate[@]}" sim --messages "$messages" --rate "$rate" --seed 11 --send vsim \
-        --group-a 233.54.12.111:26477 --group-b 233.54.12.112:26477 --pacing sleep >"$MDGATE_RESULTS/sim.out" 2>&1 \
+        --group-a 233.54.12.111:26477 --group-b 233.54.12.112:26477 --pacing sleep \
+        --serve-retransmits "$retransmit_port" --retransmit-address 10.79.0.2 --linger-ms 5000 \
+        >"$MDGATE_RESULTS/sim.out" 2>&1 \
         || { cat "$MDGATE_RESULTS/sim.out"; return 1; }
     sleep 3
     local json last
     json=$("${mdgate[@]}" stat --config "$work/gateway.toml" --once --json) || { echo "$json"; return 1; }
     last=$(grep -o '"egress.last_sequence":[0-9]*' <<<"$json" | cut -d: -f2)
     [[ $last =~ ^[0-9]+$ && $last -gt 0 ]] || { echo "no egress.last_sequence in: $json"; return 1; }
+    local lost
+    lost=$(grep -o '"feed.messages.lost":[0-9]*' <<<"$json" | cut -d: -f2)
+    [[ $lost == 0 ]] || { echo "the gateway lost $lost exchange messages (the simulator serves re-requests): $json"; return 1; }
     echo "$last" >"$ex/expected.tmp" && mv "$ex/expected.tmp" "$ex/expected"
     echo "gateway published up to sequence $last" | tee -a "$MDGATE_RESULTS/report.txt"
 }
@@ -155,6 +162,10 @@ gateway_stops_cleanly()
 {
     wait_for "$ex/consumers-done" 300
     local waited=$?
+    # What the egress saw of the consumers' connections, for the report whichever way the run went.
+    "${mdgate[@]}" stat --config "$work/gateway.toml" --once --json >"$MDGATE_RESULTS/counters-at-end.json" 2>&1
+    grep -o '"egress\.\(consumers\|connections_[a-z_]*\|timed_out\|rejected\|sessions_disconnected\|consumer\.[a-z0-9]*\.[a-z_]*\)":[-0-9]*' \
+        "$MDGATE_RESULTS/counters-at-end.json" | paste -sd' ' | tee -a "$MDGATE_RESULTS/report.txt"
     stop_gateway || { cat "$MDGATE_RESULTS/gateway.err"; return 1; }
     grep "mdgate run:" "$MDGATE_RESULTS/gateway.out" | tee -a "$MDGATE_RESULTS/report.txt"
     return $waited

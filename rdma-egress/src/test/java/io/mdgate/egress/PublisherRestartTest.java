@@ -78,6 +78,44 @@ class PublisherRestartTest
         assertEquals(0, consumer.counters().unrecovered());
     }
 
+    @Test
+    void shouldSayOnceWhyReconnectingFailsWhileThePublisherIsDownAndReconnectWhenItIsBack()
+    {
+        for (long sequence = 1; sequence <= 200; sequence++)
+        {
+            journal.onTick(tick(sequence), 0);
+        }
+        final RunningPublisher first = start(1);
+        final List<String> events = new ArrayList<>();
+        final EgressConsumer consumer = consumer(events::add);
+        consumer.subscribeAll();
+        Await.until("subscription answers", 10, () ->
+        {
+            consumer.poll((buffer, offset) -> { }, 100);
+            return consumer.subscriptionsAwaitingAnswer() == 0;
+        });
+        first.publish(1, 100);
+        final List<Long> received = new ArrayList<>();
+        collect(consumer, 100, received);
+
+        first.kill();
+        Await.until("a dozen failed reconnects", 30, () ->
+        {
+            consumer.poll((buffer, offset) -> { }, 16);
+            return consumer.counters().reconnectFailures() >= 12;
+        });
+        final List<String> failures = events.stream().filter(e -> e.contains("could not reconnect")).toList();
+        assertEquals(1, failures.size(), "one report for one reason, not one per attempt: " + events);
+        assertTrue(failures.get(0).contains("'" + NAME + "' could not reconnect (1 attempt(s) since the last report): "),
+            failures.get(0));
+
+        final RunningPublisher second = start(101);
+        second.publish(101, 200);
+        collect(consumer, 200, received);
+        assertEquals(sequences(1, 200), received, firstBreak(received));
+        assertEquals(2, consumer.counters().connects());
+    }
+
     private static UnsafeBuffer tick(final long sequence)
     {
         return Ticks.add(sequence, (int)(sequence % 10) + 1, 0);
@@ -117,10 +155,16 @@ class PublisherRestartTest
 
     private EgressConsumer consumer()
     {
+        return consumer(EventLog.STDERR);
+    }
+
+    private EgressConsumer consumer(final EventLog log)
+    {
         final ShmTransport transport = new ShmTransport(ShmInstance.context(shm.instance()));
         closeables.add(transport);
         final EgressConsumer consumer = EgressConsumer.connect(transport, new ConsumerContext().name(NAME)
-            .token(TOKEN).ringSlots(64).controlPollNanos(0).reconnectIntervalNanos(TimeUnit.MILLISECONDS.toNanos(20)));
+            .token(TOKEN).ringSlots(64).controlPollNanos(0).reconnectIntervalNanos(TimeUnit.MILLISECONDS.toNanos(20))
+            .eventLog(log));
         closeables.add(0, consumer);
         return consumer;
     }

@@ -25,6 +25,7 @@ public final class ConsumerCounters
     long malformed;
     long connects;
     long disconnects;
+    long reconnectFailures;
     long heartbeatsReceived;
     long pendingOverflows;
     long snapshots;
@@ -167,6 +168,12 @@ public final class ConsumerCounters
     public long disconnects()
     {
         return disconnects;
+    }
+
+    /** @return attempts to reconnect that failed (no publisher answered, or it could not be set up). */
+    public long reconnectFailures()
+    {
+        return reconnectFailures;
     }
 
     public long heartbeatsReceived()

@@ -68,6 +68,8 @@ public final class EgressConsumer implements AutoCloseable
 {
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final int DISCONNECTED = 0;
+    /** Longest quiet time between two reports of failing reconnects for the same reason. */
+    private static final long RECONNECT_LOG_INTERVAL_NANOS = 30_000_000_000L;
     private static final int AWAITING_WELCOME = 1;
     private static final int CONNECTED = 2;
     private static final int REJECTED = 3;
@@ -104,6 +106,9 @@ public final class EgressConsumer implements AutoCloseable
     private final ControlMessageHandler controlHandler = this::onControlMessage;
 
     private int state = DISCONNECTED;
+    private String lastReconnectFailure;
+    private long lastReconnectLogNanos;
+    private long reconnectFailuresLogged;
     private boolean wantAll;
     private SubscriptionView allView = SubscriptionView.ALL;
     private final UnsafeBuffer depthCopy;
@@ -357,6 +362,7 @@ public final class EgressConsumer implements AutoCloseable
                 releaseConnection();
                 state = DISCONNECTED;
                 stateSinceNanos = nowNanos;
+                reconnectFailed(ex);
             }
             return 1;
         }
@@ -1119,11 +1125,31 @@ public final class EgressConsumer implements AutoCloseable
         return TopOfBookDescriptor.LENGTH;
     }
 
+    /**
+     * Says why reconnecting fails: the first failure after a disconnect, a failure for another reason than the last
+     * one said, and then at most every {@link #RECONNECT_LOG_INTERVAL_NANOS}, with the attempts since.
+     */
+    private void reconnectFailed(final TransportException ex)
+    {
+        counters.reconnectFailures++;
+        final String reason = String.valueOf(ex.getMessage());
+        if (!reason.equals(lastReconnectFailure) || nowNanos - lastReconnectLogNanos >= RECONNECT_LOG_INTERVAL_NANOS)
+        {
+            log.log("consumer '" + context.name() + "' could not reconnect (" +
+                (counters.reconnectFailures - reconnectFailuresLogged) + " attempt(s) since the last report): " +
+                reason);
+            lastReconnectFailure = reason;
+            lastReconnectLogNanos = nowNanos;
+            reconnectFailuresLogged = counters.reconnectFailures;
+        }
+    }
+
     private void disconnect(final String reason)
     {
         if (state == CONNECTED || state == AWAITING_WELCOME)
         {
             counters.disconnects++;
+            lastReconnectFailure = null;
             log.log("consumer '" + context.name() + "' lost its connection: " + reason +
                 (context.reconnect() ? "; reconnecting" : ""));
         }
