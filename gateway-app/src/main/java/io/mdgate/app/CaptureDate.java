@@ -22,6 +22,8 @@ import java.util.zip.GZIPInputStream;
 final class CaptureDate
 {
     private static final int FIRST_RECORD_SECONDS = 24;
+    /** Bytes of a stream that reading its head may take: the first gzip blocks inflated to 28 bytes. */
+    static final int PEEK_LIMIT = 64 * 1024;
 
     private CaptureDate()
     {
@@ -30,15 +32,52 @@ final class CaptureDate
     /** @return the New York date of the capture's first record, or empty when it has none or is not a pcap. */
     static Optional<LocalDate> of(final Path file)
     {
-        final byte[] head = new byte[FIRST_RECORD_SECONDS + 4];
-        try (InputStream in = open(file))
+        try (InputStream in = open(new BufferedInputStream(Files.newInputStream(file))))
         {
-            if (in.readNBytes(head, 0, head.length) < head.length)
-            {
-                return Optional.empty();
-            }
+            return read(in);
         }
         catch (final IOException ex)
+        {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Reads the date from the head of a stream (stdin) and puts the stream back where it was, so the decoder reads
+     * it whole afterwards.
+     *
+     * @param stream a stream that supports mark and reset; left open.
+     * @return the New York date of the capture's first record, or empty when it has none or is not a pcap.
+     */
+    static Optional<LocalDate> peek(final BufferedInputStream stream)
+    {
+        stream.mark(PEEK_LIMIT);
+        try
+        {
+            // Not closed: that would close the stream; the inflater is dropped with it.
+            return read(open(stream));
+        }
+        catch (final IOException ex)
+        {
+            return Optional.empty();
+        }
+        finally
+        {
+            try
+            {
+                stream.reset();
+            }
+            catch (final IOException ex)
+            {
+                throw new java.io.UncheckedIOException("cannot go back to the start of the input", ex);
+            }
+        }
+    }
+
+    private static Optional<LocalDate> read(final InputStream in) throws IOException
+    {
+        final byte[] head = new byte[FIRST_RECORD_SECONDS + 4];
+        if (in.readNBytes(head, 0, head.length) < head.length)
         {
             return Optional.empty();
         }
@@ -60,10 +99,9 @@ final class CaptureDate
         return magic == 0xA1B2_C3D4 || magic == 0xA1B2_3C4D;
     }
 
-    private static InputStream open(final Path file) throws IOException
+    private static InputStream open(final BufferedInputStream raw) throws IOException
     {
-        final InputStream raw = new BufferedInputStream(Files.newInputStream(file));
-        raw.mark(2);
+        raw.mark(PEEK_LIMIT);
         final boolean gzip = raw.read() == 0x1F && raw.read() == 0x8B;
         raw.reset();
         return gzip ? new GZIPInputStream(raw) : raw;

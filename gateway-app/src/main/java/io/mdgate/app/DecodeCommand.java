@@ -22,6 +22,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -38,7 +39,8 @@ import java.util.concurrent.TimeUnit;
  * input, gaps, duplicates and first/last sequence, as text or, with {@code --json}, as one JSON object. A
  * capture's A and B lines go through the gateway's own feed session, with the capture's time as its clock, so
  * they are arbitrated, held and declared lost exactly as {@code mdgate run} would have done live (without a
- * re-request server).
+ * re-request server). FILE {@code -} is stdin ({@link CaptureSource}); data (ticks) goes to stdout, the summary
+ * to stderr when ticks share stdout.
  * <p>
  * Exit codes: 0 decoded (whatever the file held), 1 the file cannot be read or is in no accepted format,
  * 2 bad arguments. Runs on the calling thread.
@@ -50,7 +52,8 @@ import java.util.concurrent.TimeUnit;
         "Reads Nasdaq daily files (u16 length + message), ITCH files with zero length prefixes, and pcap/pcapng " +
             "captures of MoldUDP64 over Ethernet/IPv4/UDP; gzip is read transparently. The format is detected " +
             "from the content. A capture's lines go through the gateway's feed session in capture time, as " +
-            "`mdgate run` would have taken them (without a re-request server)." },
+            "`mdgate run` would have taken them (without a re-request server). FILE - reads stdin, e.g. " +
+            "`tcpdump -w - | mdgate decode -`." },
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
         "0:decoded (the summary says what was malformed or missing)",
@@ -69,8 +72,16 @@ public final class DecodeCommand implements Callable<Integer>
     @Option(names = { "-h", "--help" }, usageHelp = true, description = "Show this help and exit.")
     private boolean help;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "The file to decode (may be gzip-compressed).")
+    @Parameters(index = "0", paramLabel = "FILE", description = "The file to decode (may be gzip-compressed); " +
+        CaptureSource.STDIN_HELP)
+    @Stdio
     private Path file;
+
+    /** What {@code -} reads: the process's stdin, replaced in tests. */
+    InputStream stdin = System.in;
+
+    /** Where stdin is copied when it cannot be streamed: null for java.io.tmpdir; replaced in tests. */
+    Path spoolDirectory;
 
     @Option(names = "--json", description = "Print the summary as one JSON object with stable keys.")
     private boolean json;
@@ -159,10 +170,28 @@ public final class DecodeCommand implements Callable<Integer>
     public Integer call()
     {
         checkArguments();
-        final PrintWriter out = spec.commandLine().getOut();
-        final BookStage bookStage = book || ticks ? bookStage(book, ticks, out) : null;
+        if (!CaptureSource.isStdin(file) && Files.isDirectory(file))
+        {
+            throw wrongInput("it is a directory; give the path of a capture or ITCH file");
+        }
+        try (CaptureSource source = CaptureSource.open(file, stdin, format, lineA != null, spoolDirectory))
+        {
+            return decode(source);
+        }
+        catch (final IOException ex)
+        {
+            // Copying stdin to its temporary file failed (e.g. the disk is full).
+            unreadable(spec.commandLine().getErr(), FailureReasons.describe(ex));
+            return EXIT_UNREADABLE;
+        }
+    }
 
-        final DecodeSummary summary = decode(bookStage == null ? null : bookStage.processor());
+    private int decode(final CaptureSource source)
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final BookStage bookStage = book || ticks ? bookStage(source, book, ticks, out) : null;
+
+        final DecodeSummary summary = decode(source, bookStage == null ? null : bookStage.processor());
         if (summary == null)
         {
             return EXIT_UNREADABLE;
@@ -258,13 +287,9 @@ public final class DecodeCommand implements Callable<Integer>
     }
 
     /** @return the summary, or null when the file could not be read (the reason is printed). */
-    private DecodeSummary decode(final MessageProcessor stage)
+    private DecodeSummary decode(final CaptureSource source, final MessageProcessor stage)
     {
         final PrintWriter err = spec.commandLine().getErr();
-        if (Files.isDirectory(file))
-        {
-            throw wrongInput("it is a directory; give the path of a capture or ITCH file");
-        }
         final ItchFileDecoder.Context context = new ItchFileDecoder.Context()
             .format(format)
             .lines(lineA, lineB)
@@ -278,7 +303,7 @@ public final class DecodeCommand implements Callable<Integer>
         }
         try
         {
-            return new ItchFileDecoder(context).decode(file);
+            return source.decode(new ItchFileDecoder(context));
         }
         catch (final NoSuchFileException ex)
         {
@@ -318,7 +343,8 @@ public final class DecodeCommand implements Callable<Integer>
 
     private DecodeSummary unreadable(final PrintWriter err, final String why)
     {
-        err.println("mdgate decode: cannot read " + file + ": " + why);
+        err.println("mdgate decode: cannot read " + (CaptureSource.isStdin(file) ? CaptureSource.STDIN : file) +
+            ": " + why);
         err.flush();
         return null;
     }
@@ -327,15 +353,16 @@ public final class DecodeCommand implements Callable<Integer>
      * The stage behind {@code --book} and {@code --ticks}: order books and the normalizer fed with every
      * well-formed message in sequence order, ticks printed as JSON lines as they are made.
      *
-     * @param book  whether {@code --book} was given.
-     * @param ticks whether {@code --ticks} was given.
-     * @param out   where the command prints.
+     * @param source what is decoded, for the date of a capture's first packet.
+     * @param book   whether {@code --book} was given.
+     * @param ticks  whether {@code --ticks} was given.
+     * @param out    where the command prints.
      * @return the stage.
      */
-    BookStage bookStage(final boolean book, final boolean ticks, final PrintWriter out)
+    BookStage bookStage(final CaptureSource source, final boolean book, final boolean ticks, final PrintWriter out)
     {
         final LocalDate date = sessionDate != null ? sessionDate :
-            CaptureDate.of(file).orElseGet(() -> LocalDate.now(ExchangeClock.NEW_YORK));
+            source.captureDate().orElseGet(() -> LocalDate.now(ExchangeClock.NEW_YORK));
         final OrderBooks books = new OrderBooks(new BookContext().conclude());
         final TickJson tickJson = new TickJson(books.instruments());
         final StringBuilder line = new StringBuilder(256);

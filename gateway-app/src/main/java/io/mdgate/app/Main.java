@@ -67,7 +67,8 @@ public final class Main implements Callable<Integer>
      * Builds the command line with every registered subcommand. Wrong arguments of any command (unknown option or
      * command, missing or invalid parameter, or a {@link ParameterException} thrown by the command itself while
      * validating its input) print what is wrong and where the command's help is on stderr and give exit code
-     * {@link ExitCodes#USAGE} (2), see {@link UsageErrorHandler}; an exception escaping a command prints one line
+     * {@link ExitCodes#USAGE} (2), see {@link UsageErrorHandler}; so does {@code -} for a path that cannot be stdin
+     * or stdout, see {@link StdioArguments}; an exception escaping a command prints one line
      * and gives the exit code of the rule in {@link ExitCodes}, see {@link ExecutionErrorHandler}.
      *
      * @return a new command line, ready for {@link CommandLine#execute(String...)}.
@@ -77,6 +78,7 @@ public final class Main implements Callable<Integer>
         final CommandLine commandLine = new CommandLine(new Main());
         commandLine.setParameterExceptionHandler(new UsageErrorHandler());
         commandLine.setExecutionExceptionHandler(new ExecutionErrorHandler());
+        commandLine.setExecutionStrategy(new StdioArguments.Strategy());
         return commandLine;
     }
 

@@ -1,6 +1,7 @@
 package io.mdgate.app;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 import picocli.CommandLine;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -16,8 +17,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
 final class UsageErrorHandler implements IParameterExceptionHandler
 {
     @Override
-    public int handleParseException(final ParameterException ex, final String[] args)
+    public int handleParseException(final ParameterException thrown, final String[] args)
     {
+        final ParameterException ex = unknownFirst(thrown);
         final CommandLine command = ex.getCommandLine();
         final PrintWriter err = root(command).getErr();
         final CommandLine.Help.ColorScheme colors = command.getColorScheme();
@@ -29,6 +31,21 @@ final class UsageErrorHandler implements IParameterExceptionHandler
         err.flush();
 
         return ExitCodes.USAGE;
+    }
+
+    /**
+     * picocli reports a missing parameter before an unknown option given with it ({@code decode --bogus}); the
+     * unknown option is the real mistake (perhaps a misspelt option that took the parameter's place), so it comes
+     * first.
+     */
+    private static ParameterException unknownFirst(final ParameterException ex)
+    {
+        if (ex instanceof UnmatchedArgumentException || null == ex.getCommandLine())
+        {
+            return ex;
+        }
+        final List<String> unmatched = ex.getCommandLine().getUnmatchedArguments();
+        return unmatched.isEmpty() ? ex : new UnmatchedArgumentException(ex.getCommandLine(), unmatched);
     }
 
     static CommandLine root(final CommandLine command)

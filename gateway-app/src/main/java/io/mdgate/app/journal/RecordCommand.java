@@ -10,6 +10,7 @@ import io.mdgate.core.capture.UdpEndpoint;
 import io.mdgate.core.feed.FeedSession;
 import io.mdgate.core.feed.MessageProcessor;
 import io.mdgate.core.feed.PacketHandler;
+import io.mdgate.core.mold.MoldUdp64MessageHandler;
 import io.mdgate.core.tick.ExchangeClock;
 import io.mdgate.core.tick.Normalizer;
 import io.mdgate.core.tick.TickHandler;
@@ -29,16 +30,21 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import io.mdgate.app.CaptureOptionConverters;
+import io.mdgate.app.CaptureSource;
 import io.mdgate.app.DecodeCommand;
+import io.mdgate.app.ProgressOptions;
+import io.mdgate.app.Stdio;
 import io.mdgate.app.CaptureOptionConverters.EndpointConverter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.ByteOrder;
 import java.nio.file.AccessDeniedException;
@@ -57,6 +63,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * a journal, as the gateway would have journaled it live: the same ticks, GAP ticks included, with ticks continuing
  * after the journal's last gateway sequence; a capture's raw packets are journaled too with their line and capture
  * time (which also becomes the ticks' receive time). The journal agent appends on its own thread, fed through its ring.
+ * FILE {@code -} is stdin ({@link CaptureSource}); progress goes to stderr ({@link ProgressOptions}).
  * <p>
  * A file whose first tick is earlier than the journal's last is refused before anything is journaled: time must
  * not go backwards within a journal, or searches by time would be wrong.
@@ -68,7 +75,9 @@ import java.util.concurrent.atomic.AtomicReference;
     name = "record",
     description = {
         "Record a capture or ITCH file into a journal: feed session, books and normalizer, as the gateway runs live.",
-        "Ticks continue after the journal's last gateway sequence; raw packets of a capture are journaled too." },
+        "Ticks continue after the journal's last gateway sequence; raw packets of a capture are journaled too.",
+        "FILE - reads a capture from stdin. On a terminal, progress (messages, rate, share of the file read) is " +
+            "shown on stderr about once a second." },
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {
         "0:recorded",
@@ -85,8 +94,19 @@ public final class RecordCommand implements Callable<Integer>
     @Option(names = { "-h", "--help" }, usageHelp = true, description = "Show this help and exit.")
     private boolean help;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "Capture (pcap/pcapng) or ITCH file, may be gzip.")
+    @Parameters(index = "0", paramLabel = "FILE", description = "Capture (pcap/pcapng) or ITCH file, may be gzip; " +
+        CaptureSource.STDIN_HELP)
+    @Stdio
     private Path file;
+
+    @Mixin
+    private ProgressOptions progressOptions;
+
+    /** What {@code -} reads: the process's stdin, replaced in tests. */
+    InputStream stdin = System.in;
+
+    /** Where stdin is copied when it cannot be streamed: null for java.io.tmpdir; replaced in tests. */
+    Path spoolDirectory;
 
     @Option(names = "--journal", paramLabel = "DIR", required = true,
         description = "The journal directory; created when absent.")
@@ -159,13 +179,15 @@ public final class RecordCommand implements Callable<Integer>
         final JournalContext context = context();
         final ItchFileFormat fileFormat = format();
         final PrintWriter err = spec.commandLine().getErr();
-        if (Files.isDirectory(file))
+        progressOptions.check(spec);
+        if (!CaptureSource.isStdin(file) && Files.isDirectory(file))
         {
             throw usage("cannot read " + file + ": it is a directory; give the path of a capture or ITCH file");
         }
-        try (TickJournal tickJournal = openJournal(context))
+        try (TickJournal tickJournal = openJournal(context);
+            CaptureSource source = CaptureSource.open(file, stdin, fileFormat, lineA != null, spoolDirectory))
         {
-            return record(tickJournal, fileFormat);
+            return record(tickJournal, source, fileFormat);
         }
         catch (final JournalException ex)
         {
@@ -194,7 +216,8 @@ public final class RecordCommand implements Callable<Integer>
         }
     }
 
-    private int record(final TickJournal tickJournal, final ItchFileFormat fileFormat) throws IOException
+    private int record(final TickJournal tickJournal, final CaptureSource source, final ItchFileFormat fileFormat)
+        throws IOException
     {
         final ExchangeClock clock =
             new ExchangeClock(sessionDate != null ? sessionDate : LocalDate.now(ExchangeClock.NEW_YORK));
@@ -204,6 +227,7 @@ public final class RecordCommand implements Callable<Integer>
         final MessageProcessor processor =
             new MessageProcessor(new Normalizer(books, clock, guard, firstSequence));
         final PacketTap tap = new PacketTap(tickJournal.publisher(), clock, sessionDate == null);
+        final ProgressCount count = new ProgressCount(processor, source.plainSize());
         final ItchFileDecoder decoder = new ItchFileDecoder(new ItchFileDecoder.Context()
             .format(fileFormat)
             .lines(lineA, lineB)
@@ -212,7 +236,9 @@ public final class RecordCommand implements Callable<Integer>
             .firstSequence(sessionStart)
             .session(session)
             .messageProcessor(processor)
+            .messageHandler(count)
             .packetHandler(tap));
+        count.decoder = decoder;
 
         final AtomicReference<Throwable> agentError = new AtomicReference<>();
         final JournalAgent agent = tickJournal.agent();
@@ -220,14 +246,17 @@ public final class RecordCommand implements Callable<Integer>
             error -> agentError.compareAndSet(null, error), null, agent);
         AgentRunner.startOnThread(runner);
         final long start = System.nanoTime();
+        final ProgressBar progress = progressOptions.bar(spec, "messages", 0);
+        count.progress = progress;
         final DecodeSummary summary;
         try
         {
-            summary = decoder.decode(file);
+            summary = source.decode(decoder);
             guard.finish();
         }
         finally
         {
+            progress.finish();
             runner.close();
         }
         final long elapsed = System.nanoTime() - start;
@@ -252,7 +281,7 @@ public final class RecordCommand implements Callable<Integer>
     {
         return String.format(Locale.ROOT, "recorded %s (%s) into %s: %,d messages (%,d malformed, %,d missing in " +
             "gaps) -> %,d ticks %s, %,d raw packets, in %.3f s (%s ticks/s)",
-            file, summary.format().description(), journal, summary.messages(), summary.malformed(),
+            summary.file(), summary.format().description(), journal, summary.messages(), summary.malformed(),
             summary.missingMessages(), agent.ticksAppended(),
             agent.ticksAppended() > 0 ? first + ".." + last : "(none)", agent.packetsAppended(), elapsed / 1e9,
             ProgressBar.rate(agent.ticksAppended() * 1e9 / Math.max(1, elapsed)));
@@ -262,7 +291,7 @@ public final class RecordCommand implements Callable<Integer>
         final DecodeSummary summary, final JournalAgent agent, final long first, final long last, final long elapsed)
     {
         final boolean any = agent.ticksAppended() > 0;
-        return "{\"file\": \"" + escape(file.toString()) + "\", \"format\": \"" + summary.format().name() +
+        return "{\"file\": \"" + escape(summary.file()) + "\", \"format\": \"" + summary.format().name() +
             "\", \"journal\": \"" + escape(journal.toString()) + "\", \"messages\": " + summary.messages() +
             ", \"malformed\": " + summary.malformed() + ", \"missingMessages\": " + summary.missingMessages() +
             ", \"ticks\": " + agent.ticksAppended() +
@@ -374,6 +403,38 @@ public final class RecordCommand implements Callable<Integer>
     private static String escape(final String text)
     {
         return text.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
+    /**
+     * Counts the messages on their way to the books and normalizer and shows the progress: messages and rate, and
+     * the share of the file read when its size is known. Decoding thread.
+     */
+    static final class ProgressCount implements MoldUdp64MessageHandler
+    {
+        /** Messages between two looks at the clock. */
+        private static final int CHECK_EVERY = 1024;
+
+        private final MoldUdp64MessageHandler next;
+        private final long bytes;
+        private ProgressBar progress = ProgressBar.disabled();
+        private ItchFileDecoder decoder;
+        private long messages;
+
+        ProgressCount(final MoldUdp64MessageHandler next, final long bytes)
+        {
+            this.next = next;
+            this.bytes = bytes;
+        }
+
+        @Override
+        public void onMessage(final DirectBuffer buffer, final int offset, final int length, final long sequence)
+        {
+            next.onMessage(buffer, offset, length, sequence);
+            if (++messages % CHECK_EVERY == 0)
+            {
+                progress.update(messages, decoder.bytesRead(), bytes);
+            }
+        }
     }
 
     /**

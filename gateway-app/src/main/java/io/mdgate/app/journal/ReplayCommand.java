@@ -16,13 +16,13 @@ import org.agrona.concurrent.UnsafeBuffer;
 import io.mdgate.app.CaptureOptionConverters.EndpointConverter;
 import io.mdgate.app.FailureReasons;
 import io.mdgate.app.OutputPaths;
+import io.mdgate.app.StdoutStream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -395,21 +395,7 @@ public final class ReplayCommand implements Callable<Integer>
         {
             return new PcapWriter(out);
         }
-        final OutputStream stdout = new FilterOutputStream(binaryStdout)
-        {
-            @Override
-            public void write(final byte[] bytes, final int offset, final int length) throws IOException
-            {
-                out.write(bytes, offset, length);
-            }
-
-            @Override
-            public void close() throws IOException
-            {
-                out.flush();
-            }
-        };
-        return new PcapWriter(stdout, "pcap on stdout");
+        return new PcapWriter(new StdoutStream(binaryStdout), "pcap on stdout");
     }
 
     private Writer openOutput() throws IOException

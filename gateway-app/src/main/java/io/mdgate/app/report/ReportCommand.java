@@ -2,6 +2,8 @@ package io.mdgate.app.report;
 
 import io.mdgate.app.FailureReasons;
 import io.mdgate.app.OutputPaths;
+import io.mdgate.app.Stdio;
+import io.mdgate.app.StdioArguments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import io.mdgate.runtime.counters.RunFiles;
@@ -20,7 +22,9 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code mdgate report}: reads per-stage latency logs ({@code .hlog}) and writes a percentile table (printed and
- * saved as {@code latency.txt}) and a percentile plot ({@code latency.png}) into the output directory. Bad
+ * saved as {@code latency.txt}) and a percentile plot ({@code latency.png}) into the output directory; the table is
+ * printed on stdout (as JSON lines with {@code --json}), where the files went on stderr. {@code --out -} prints only
+ * the table and writes no file. Bad
  * arguments exit 2, unreadable logs 1.
  */
 @Command(
@@ -50,7 +54,9 @@ public final class ReportCommand implements Callable<Integer>
     String run;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = ".",
-        description = "Directory for " + PLOT + " and " + TABLE + ", created if missing (default: the current one).")
+        description = "Directory for " + PLOT + " and " + TABLE + ", created if missing (default: the current one); " +
+            "- prints only the table to stdout and writes no file (a PNG cannot share stdout with it).")
+    @Stdio
     Path out;
 
     @Option(names = "--title", paramLabel = "TEXT", defaultValue = "mdgate latency by stage",
@@ -65,6 +71,10 @@ public final class ReportCommand implements Callable<Integer>
 
     @Option(names = "--no-plot", description = "Only the table.")
     boolean noPlot;
+
+    @Option(names = "--json", description = "Print the table as JSON lines, one object per stage (latencies in " +
+        "microseconds); " + TABLE + " stays the text table.")
+    boolean json;
 
     @Override
     public Integer call()
@@ -83,16 +93,10 @@ public final class ReportCommand implements Callable<Integer>
         {
             throw new ParameterException(spec.commandLine(), ex.getMessage());
         }
-        OutputPaths.checkDirectory(spec.commandLine(), "--out", out);
-        try
+        final boolean toStdout = StdioArguments.isDash(out);
+        if (!toStdout)
         {
-            // Before the logs are read, so that an output that cannot be made is refused before any work.
-            Files.createDirectories(out);
-        }
-        catch (final IOException ex)
-        {
-            throw new ParameterException(spec.commandLine(), "--out " + out + " cannot be created: " +
-                FailureReasons.describe(ex) + "; give a directory this user may create");
+            makeOutputDirectory();
         }
         final PrintWriter stdout = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
@@ -100,16 +104,22 @@ public final class ReportCommand implements Callable<Integer>
         {
             final List<LatencySeries> series = HlogFiles.read(files);
             final String table = PercentileTable.render(series);
+            stdout.print(json ? PercentileJson.render(series) : table);
+            stdout.flush();
+            if (toStdout)
+            {
+                return 0;
+            }
             Files.writeString(out.resolve(TABLE), table);
-            stdout.print(table);
+            // The table is the data on stdout; where the files went is said on stderr.
             if (!noPlot)
             {
                 final int drawn = PercentilePlot.write(series, out.resolve(PLOT), title, width, height);
-                stdout.println("plot: " + out.resolve(PLOT) + " (" + drawn + " stage" + (drawn == 1 ? "" : "s") +
+                err.println("plot: " + out.resolve(PLOT) + " (" + drawn + " stage" + (drawn == 1 ? "" : "s") +
                     " with samples)");
             }
-            stdout.println("table: " + out.resolve(TABLE));
-            stdout.flush();
+            err.println("table: " + out.resolve(TABLE));
+            err.flush();
             return 0;
         }
         catch (final IllegalArgumentException ex)
@@ -124,6 +134,21 @@ public final class ReportCommand implements Callable<Integer>
                 ex.getCause() : ex));
             err.flush();
             return 1;
+        }
+    }
+
+    private void makeOutputDirectory()
+    {
+        OutputPaths.checkDirectory(spec.commandLine(), "--out", out);
+        try
+        {
+            // Before the logs are read, so that an output that cannot be made is refused before any work.
+            Files.createDirectories(out);
+        }
+        catch (final IOException ex)
+        {
+            throw new ParameterException(spec.commandLine(), "--out " + out + " cannot be created: " +
+                FailureReasons.describe(ex) + "; give a directory this user may create");
         }
     }
 }

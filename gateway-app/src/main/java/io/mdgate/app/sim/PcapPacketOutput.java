@@ -3,6 +3,7 @@ package io.mdgate.app.sim;
 import io.mdgate.core.capture.PcapWriter;
 import org.agrona.DirectBuffer;
 
+import java.io.OutputStream;
 import java.nio.file.Path;
 
 /**
@@ -12,7 +13,7 @@ import java.nio.file.Path;
 public final class PcapPacketOutput implements PacketOutput
 {
     private final PcapWriter writer;
-    private final Path file;
+    private final String name;
     private final long midnightEpochNanos;
     private final UdpAddress source;
     private final UdpAddress[] groups;
@@ -21,8 +22,25 @@ public final class PcapPacketOutput implements PacketOutput
         final Path file, final long midnightEpochNanos, final UdpAddress source, final UdpAddress groupA,
         final UdpAddress groupB)
     {
-        this.writer = new PcapWriter(file);
-        this.file = file;
+        this(new PcapWriter(file), file.toString(), midnightEpochNanos, source, groupA, groupB);
+    }
+
+    /**
+     * Writes to a stream already open, such as stdout; closing the output closes the stream.
+     */
+    public PcapPacketOutput(
+        final OutputStream stream, final long midnightEpochNanos, final UdpAddress source, final UdpAddress groupA,
+        final UdpAddress groupB)
+    {
+        this(new PcapWriter(stream, "pcap on stdout"), "on stdout", midnightEpochNanos, source, groupA, groupB);
+    }
+
+    private PcapPacketOutput(
+        final PcapWriter writer, final String name, final long midnightEpochNanos, final UdpAddress source,
+        final UdpAddress groupA, final UdpAddress groupB)
+    {
+        this.writer = writer;
+        this.name = name;
         this.midnightEpochNanos = midnightEpochNanos;
         this.source = source;
         this.groups = new UdpAddress[] { groupA, groupB };
@@ -39,7 +57,7 @@ public final class PcapPacketOutput implements PacketOutput
     @Override
     public String describe()
     {
-        return "pcap " + file + " (A " + groups[0] + ", B " + groups[1] + ", from " + source + ")";
+        return "pcap " + name + " (A " + groups[0] + ", B " + groups[1] + ", from " + source + ")";
     }
 
     @Override

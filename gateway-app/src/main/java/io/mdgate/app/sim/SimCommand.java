@@ -2,16 +2,23 @@ package io.mdgate.app.sim;
 
 import io.mdgate.app.FailureReasons;
 import io.mdgate.app.OutputPaths;
+import io.mdgate.app.ProgressOptions;
+import io.mdgate.app.Stdio;
+import io.mdgate.app.StdioArguments;
 import io.mdgate.core.mold.MoldUdp64Session;
 import io.mdgate.core.sim.RateProfile;
 import io.mdgate.core.sim.SimulationConfig;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.NetworkInterface;
@@ -24,8 +31,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code mdgate sim}: the exchange simulator. Generates a seeded ITCH 5.0 session, frames it into MoldUDP64
  * packets on an A and a B line with optional faults, and writes a pcap, a Nasdaq daily file, or sends live
- * multicast; optionally serves re-requests. Prints a summary, or one JSON object with {@code --json}. Bad
- * arguments are refused before anything runs (exit code 2).
+ * multicast; optionally serves re-requests. Prints a summary, or one JSON object with {@code --json}: on stdout, or
+ * on stderr when the pcap or daily file goes to stdout ({@code -}). Progress goes to stderr on a terminal
+ * ({@link ProgressOptions}). Bad arguments are refused before anything runs (exit code 2).
  */
 @Command(
     name = "sim",
@@ -33,7 +41,9 @@ import java.util.concurrent.TimeUnit;
     sortOptions = false,
     description = {
         "Simulate an exchange: a seeded ITCH 5.0 session in MoldUDP64 packets on two lines, A and B.",
-        "Writes a pcap, a Nasdaq daily file or live multicast, with optional faults and a re-request server." })
+        "Writes a pcap, a Nasdaq daily file or live multicast, with optional faults and a re-request server.",
+        "The summary goes to stdout, or to stderr when the pcap or file goes to stdout (-). On a terminal, progress " +
+            "is shown on stderr about once a second." })
 public final class SimCommand implements Callable<Integer>
 {
     @Spec
@@ -89,12 +99,25 @@ public final class SimCommand implements Callable<Integer>
         description = "Session date, for pcap timestamps (default ${DEFAULT-VALUE}).")
     LocalDate date;
 
-    @Option(names = "--pcap", paramLabel = "FILE", description = "Write both lines to a pcap file (.gz compresses).")
+    @Option(names = "--pcap", paramLabel = "FILE",
+        description = "Write both lines to a pcap file (.gz compresses); - writes it to stdout (e.g. | tshark -r -).")
+    @Stdio
     Path pcap;
 
     @Option(names = "--itch", paramLabel = "FILE",
-        description = "Write the bare messages as a Nasdaq daily file (.gz compresses); no packets or faults.")
+        description = "Write the bare messages as a Nasdaq daily file (.gz compresses); no packets or faults; - " +
+            "writes it to stdout.")
+    @Stdio
     Path itch;
+
+    @Mixin
+    ProgressOptions progressOptions;
+
+    /**
+     * Where {@code --pcap -} and {@code --itch -} write: the process's stdout (replaced in tests), not through
+     * System.out, which would swallow a closed pipe's error and let the run go on writing into nothing.
+     */
+    OutputStream binaryStdout = new FileOutputStream(FileDescriptor.out);
 
     @Option(names = "--send", paramLabel = "IFACE",
         description = "Send both lines live as UDP multicast through this interface, paced to the timestamps.")
@@ -241,7 +264,8 @@ public final class SimCommand implements Callable<Integer>
         final SimSummary summary;
         try
         {
-            summary = new SimulationRun(settings).run();
+            summary = new SimulationRun(settings, binaryStdout,
+                progressOptions.bar(spec, "messages", settings.simulation().messages())).run();
         }
         catch (final UncheckedIOException | IllegalArgumentException ex)
         {
@@ -249,7 +273,9 @@ public final class SimCommand implements Callable<Integer>
                 FailureReasons.describe(io) : ex.getMessage()));
             return 1;
         }
-        final PrintWriter out = spec.commandLine().getOut();
+        // A pcap or ITCH file on stdout is the data there; the summary then goes to stderr.
+        final boolean dataOnStdout = StdioArguments.isDash(pcap) || StdioArguments.isDash(itch);
+        final PrintWriter out = dataOnStdout ? spec.commandLine().getErr() : spec.commandLine().getOut();
         out.print(json ? summary.toJson() + System.lineSeparator() : summary.toText());
         out.flush();
         return 0;

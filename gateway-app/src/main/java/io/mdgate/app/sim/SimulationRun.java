@@ -1,5 +1,8 @@
 package io.mdgate.app.sim;
 
+import io.mdgate.app.StdioArguments;
+import io.mdgate.app.StdoutStream;
+import io.mdgate.app.journal.ProgressBar;
 import io.mdgate.core.capture.ItchFileWriter;
 import io.mdgate.core.itch.ItchMessageType;
 import io.mdgate.core.mold.MoldUdp64PacketDecoder;
@@ -8,6 +11,7 @@ import io.mdgate.core.sim.ItchSessionGenerator;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -26,6 +30,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class SimulationRun
 {
     private static final int POLL_EVERY_MESSAGES = 256;
+    /** Messages between two looks at the clock for the progress line. */
+    private static final int PROGRESS_EVERY_MESSAGES = 1024;
     private static final long AVERAGE_STORED_BYTES = 40;
     private static final long LINE_SEED_A = 0x5EED_A11AL;
     private static final long LINE_SEED_B = 0x5EED_B11BL;
@@ -34,6 +40,8 @@ public final class SimulationRun
     private static final int LAG_RING_BYTES = 16 << 20;
 
     private final SimulatorSettings settings;
+    private final OutputStream stdout;
+    private final ProgressBar progress;
     private final UnsafeBuffer message = new UnsafeBuffer(new byte[ItchSessionGenerator.MAX_MESSAGE_LENGTH]);
     private RetransmitServer server;
     private long messagesFramed;
@@ -41,7 +49,19 @@ public final class SimulationRun
 
     public SimulationRun(final SimulatorSettings settings)
     {
+        this(settings, System.out, ProgressBar.disabled());
+    }
+
+    /**
+     * @param settings the run's settings.
+     * @param stdout   where a file named {@code -} goes: the process's stdout (another stream in tests).
+     * @param progress shows the messages generated so far; {@link ProgressBar#disabled()} for none.
+     */
+    public SimulationRun(final SimulatorSettings settings, final OutputStream stdout, final ProgressBar progress)
+    {
         this.settings = settings;
+        this.stdout = stdout;
+        this.progress = progress;
     }
 
     /** @return the port the re-request server listens on once it started, -1 before or without one. */
@@ -56,6 +76,18 @@ public final class SimulationRun
      * @return what was done.
      */
     public SimSummary run()
+    {
+        try
+        {
+            return generate();
+        }
+        finally
+        {
+            progress.finish();
+        }
+    }
+
+    private SimSummary generate()
     {
         final long started = System.nanoTime();
         final ItchSessionGenerator generator = new ItchSessionGenerator(settings.simulation());
@@ -117,6 +149,7 @@ public final class SimulationRun
                     framers[current++].finish(lastTimestamp);
                 }
                 lastTimestamp = generator.timestamp();
+                showProgress(generator.messagesGenerated(), total);
                 final long sequence = framers[current].onMessage(lastTimestamp, message, 0, length);
                 if (null != server)
                 {
@@ -165,6 +198,14 @@ public final class SimulationRun
         }
     }
 
+    private void showProgress(final long generated, final long total)
+    {
+        if (generated % PROGRESS_EVERY_MESSAGES == 0)
+        {
+            progress.update(generated, generated, total);
+        }
+    }
+
     private void toLines(
         final LineFaults lineA,
         final LineFaults lineB,
@@ -204,8 +245,11 @@ public final class SimulationRun
         switch (settings.output())
         {
             case PCAP:
-                return new PcapPacketOutput(settings.file(), settings.simulation().midnightEpochNanos(),
-                    settings.source(), settings.groupA(), settings.groupB());
+                return toStdout() ?
+                    new PcapPacketOutput(new StdoutStream(stdout), settings.simulation().midnightEpochNanos(),
+                        settings.source(), settings.groupA(), settings.groupB()) :
+                    new PcapPacketOutput(settings.file(), settings.simulation().midnightEpochNanos(),
+                        settings.source(), settings.groupA(), settings.groupB());
             case SEND:
                 return new MulticastPacketOutput(settings.interfaceName(), settings.groupA(), settings.groupB(),
                     settings.ttl(), settings.maxIdleNanos(), settings.pacing(), null == server ? () -> 0 : server::poll);
@@ -249,13 +293,16 @@ public final class SimulationRun
     private SimSummary writeDailyFile(final ItchSessionGenerator generator, final long started)
     {
         long firstTimestamp = -1;
-        try (ItchFileWriter writer = new ItchFileWriter(settings.file()))
+        final long total = settings.simulation().messages();
+        try (ItchFileWriter writer = toStdout() ? new ItchFileWriter(new StdoutStream(stdout), "ITCH file on stdout") :
+            new ItchFileWriter(settings.file()))
         {
             int length;
             while ((length = generator.next(message, 0)) > 0)
             {
                 firstTimestamp = firstTimestamp < 0 ? generator.timestamp() : firstTimestamp;
                 writer.write(message, 0, length);
+                showProgress(generator.messagesGenerated(), total);
             }
         }
         final SimSummary.LineReport noLine = new SimSummary.LineReport(0, 0, 0, 0, 0, 0, 0);
@@ -263,8 +310,15 @@ public final class SimulationRun
             generator.messagesGenerated(), counts(generator),
             List.of(new SimSummary.SessionReport(settings.session(), generator.messagesGenerated())),
             firstTimestamp, generator.timestamp(), 0, 0, 0, noLine, noLine, 0,
-            "Nasdaq daily file " + settings.file() + " (bare messages, no MoldUDP64)", 0, null,
+            "Nasdaq daily file " + (toStdout() ? "on stdout" : settings.file()) + " (bare messages, no MoldUDP64)", 0,
+            null,
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
+
+    /** @return whether the file output is {@code -}, stdout. */
+    private boolean toStdout()
+    {
+        return StdioArguments.isDash(settings.file());
     }
 
     private static long[] counts(final ItchSessionGenerator generator)

@@ -1,5 +1,7 @@
 package io.mdgate.app.egress;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.mdgate.app.JsonLines;
 import org.junit.jupiter.api.AfterEach;
 import io.mdgate.app.journal.RecordCommand;
 import io.mdgate.app.sim.SimCommand;
@@ -95,6 +97,26 @@ class EgressCommandsTest
             "\\| latency us p50 .* p99 .* p99.9 .* max .*"), stats.get(stats.size() - 1));
         assertTrue(publish.out.toString().contains("30000 messages ->"), publish.out.toString());
         assertTrue(publish.out.toString().contains("consumers welcomed 2"), publish.out.toString());
+    }
+
+    @Test
+    void shouldPrintOnlyTickObjectsOnStdoutWithSymbolsAndTheSummaryOnStderr() throws Exception
+    {
+        final Run publish = new Run(new PublishCommand());
+        final Future<Integer> publisher = threads.submit(() -> publish.execute("--shm-instance", instance,
+            "--token", "jq=t1", "--messages", "20000", "--rate", "200000", "--wait-consumers", "1",
+            "--linger-ms", "1000", "--instruments", "10"));
+        final Run consume = new Run(new ConsumeCommand());
+
+        final int exit = consume.execute("--shm-instance", instance, "--consumer", "jq", "--token", "t1", "--all",
+            "--count", "300");
+
+        assertEquals(0, exit, consume.err.toString());
+        assertEquals(0, publisher.get(60, TimeUnit.SECONDS), publish.err.toString());
+        final List<JsonNode> ticks = JsonLines.parse(consume.out.toString());
+        assertEquals(300, ticks.size());
+        assertTrue(ticks.stream().allMatch(t -> t.has("gatewaySequence") && t.has("symbol")), consume.out::toString);
+        assertTrue(consume.err.toString().startsWith("mdgate consume: "), consume.err.toString());
     }
 
     @Test

@@ -11,6 +11,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -190,5 +191,74 @@ class RecordCommandTest
 
         assertEquals(2, run.exitCode(), run::toString);
         assertTrue(run.err().contains("no such file"), run::toString);
+    }
+
+    @Test
+    void shouldRecordACaptureFromStdinAsFromItsFileWhetherCopiedOrStreamed() throws Exception
+    {
+        final Path capture = SimulatedJournal.capture(dir, "day.pcap", 3_000, "2025-01-02");
+        final Path spool = Files.createDirectories(dir.resolve("spool"));
+        final Map<String, Object> fromFile = record(capture, dir.resolve("from-file"));
+
+        final CommandRun copied = CommandRun.run(fromStdin(capture, spool), "-", "--journal",
+            dir.resolve("copied").toString(), "--json");
+        final CommandRun streamed = CommandRun.run(fromStdin(capture, dir.resolve("no-such-spool")), "-",
+            "--journal", dir.resolve("streamed").toString(), "--json", "--line-a", "233.54.12.111:26477", "--line-b",
+            "233.49.196.111:26477");
+
+        final String replayed = replay(dir.resolve("from-file"));
+        for (final CommandRun run : List.of(copied, streamed))
+        {
+            assertEquals(0, run.exitCode(), run::toString);
+            final Map<String, Object> summary = MiniJson.parseObject(run.out().trim());
+            assertEquals("stdin", summary.get("file"));
+            for (final String key : List.of("messages", "ticks", "lastSequence", "packets", "missingMessages"))
+            {
+                assertEquals(fromFile.get(key), summary.get(key), key);
+            }
+        }
+        assertEquals(replayed, replay(dir.resolve("copied")), "the same ticks, receive times included");
+        assertEquals(replayed, replay(dir.resolve("streamed")), "the same ticks, receive times included");
+        try (java.util.stream.Stream<Path> left = Files.list(spool))
+        {
+            assertEquals(List.of(), left.toList(), "the copy of stdin is deleted");
+        }
+    }
+
+    @Test
+    void shouldShowProgressOnStderrOnlyWhenAskedForOffATerminalAndNeverOnStdout()
+    {
+        final Path capture = SimulatedJournal.capture(dir, "day.pcap", 100_000, "2025-01-02");
+
+        final CommandRun shown = CommandRun.run(new RecordCommand(), capture.toString(), "--journal",
+            dir.resolve("shown").toString(), "--json", "--progress", "--progress-every-ms", "1");
+        final CommandRun quiet = CommandRun.run(new RecordCommand(), capture.toString(), "--journal",
+            dir.resolve("quiet").toString(), "--json");
+        final CommandRun both = CommandRun.run(new RecordCommand(), capture.toString(), "--journal",
+            dir.resolve("both").toString(), "--progress", "--no-progress");
+
+        assertEquals(0, shown.exitCode(), shown::toString);
+        assertTrue(shown.err().matches("(?s)\\r\\[[#.]{30}\\] +\\d+%  [\\d,]+ messages  .* messages/s  ETA .*"),
+            "a bar with the share of the file read: " + shown.err());
+        assertEquals(100_000, number(MiniJson.parseObject(shown.out().trim()), "messages"), "stdout is the summary");
+        assertEquals(0, quiet.exitCode(), quiet::toString);
+        assertEquals("", quiet.err(), "no terminal, no --progress: nothing on stderr");
+        assertEquals(2, both.exitCode(), both::toString);
+        assertTrue(both.err().startsWith("give --progress or --no-progress, not both"), both::toString);
+    }
+
+    private static RecordCommand fromStdin(final Path capture, final Path spool) throws java.io.IOException
+    {
+        final RecordCommand command = new RecordCommand();
+        command.stdin = new java.io.ByteArrayInputStream(Files.readAllBytes(capture));
+        command.spoolDirectory = spool;
+        return command;
+    }
+
+    private static String replay(final Path journal)
+    {
+        final CommandRun run = CommandRun.run(new ReplayCommand(), "--journal", journal.toString());
+        assertEquals(0, run.exitCode(), run::toString);
+        return run.out();
     }
 }

@@ -46,13 +46,55 @@ class ReportCommandTest
         final String[] fixed = line(run.out, "session-journal").trim().split("\\s+");
         assertEquals("4", fixed[1]);
         assertEquals(10.0, Double.parseDouble(fixed[2]), 0.01);
-        assertEquals(Files.readString(out.resolve(ReportCommand.TABLE)),
-            run.out.substring(0, run.out.indexOf("plot: ")));
+        assertEquals(Files.readString(out.resolve(ReportCommand.TABLE)), run.out, "stdout holds the table only");
         final BufferedImage image = ImageIO.read(out.resolve(ReportCommand.PLOT).toFile());
         assertNotNull(image, "latency.png is a readable image");
         assertEquals(1000, image.getWidth());
         assertEquals(600, image.getHeight());
-        assertTrue(run.out.contains("(2 stages with samples)"), run.out);
+        assertTrue(run.err.contains("(2 stages with samples)"), run.err);
+        assertTrue(run.err.endsWith("table: " + out.resolve(ReportCommand.TABLE) + System.lineSeparator()), run.err);
+    }
+
+    @Test
+    void shouldPrintOnlyTheTableToStdoutAndWriteNoFileForOutDash() throws IOException
+    {
+        final Path logs = Files.createDirectories(dir.resolve("hlog"));
+        writeLog(logs.resolve("ingress-session.hlog"), null, 1, 500, 501, 1000);
+        final Path toDir = dir.resolve("report");
+        final Run inDir = run("--out", toDir.toString(), logs.toString());
+        final Path cwd = Path.of("").toAbsolutePath();
+        final boolean tableHere = Files.exists(cwd.resolve(ReportCommand.TABLE));
+        final boolean plotHere = Files.exists(cwd.resolve(ReportCommand.PLOT));
+
+        final Run toStdout = run("--out", "-", logs.toString());
+
+        assertEquals(0, toStdout.exitCode, toStdout.toString());
+        assertEquals(Files.readString(toDir.resolve(ReportCommand.TABLE)), toStdout.out);
+        assertEquals(inDir.out, toStdout.out);
+        assertEquals("", toStdout.err);
+        assertEquals(tableHere, Files.exists(cwd.resolve(ReportCommand.TABLE)), "no table file written");
+        assertEquals(plotHere, Files.exists(cwd.resolve(ReportCommand.PLOT)), "no plot file written");
+        assertTrue(Files.notExists(cwd.resolve("-")), "no directory named - here either");
+    }
+
+    @Test
+    void shouldPrintOneJsonObjectPerStageAndNothingElseOnStdoutWithJson() throws IOException
+    {
+        final Path logs = Files.createDirectories(dir.resolve("hlog"));
+        writeLog(logs.resolve("ingress-session.hlog"), null, 1, 500, 501, 1000);
+        writeLog(logs.resolve("session-journal.hlog"), null, 10, 10, 20, 20);
+
+        final Run run = run("--json", "--out", "-", logs.toString());
+
+        assertEquals(0, run.exitCode, run.toString());
+        final List<com.fasterxml.jackson.databind.JsonNode> stages = io.mdgate.app.JsonLines.parse(run.out);
+        assertEquals(List.of("ingress-session", "session-journal"),
+            stages.stream().map(s -> s.get("stage").asText()).toList());
+        assertEquals(1000, stages.get(0).get("samples").asLong());
+        assertEquals(500.0, stages.get(0).get("p50Us").asDouble(), 0.5);
+        assertEquals(1000.0, stages.get(0).get("maxUs").asDouble(), 1.0);
+        assertEquals(10.0, stages.get(1).get("minUs").asDouble(), 0.01);
+        assertEquals(2, stages.get(1).get("intervals").asInt());
     }
 
     @Test

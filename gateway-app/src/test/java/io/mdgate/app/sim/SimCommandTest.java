@@ -49,9 +49,14 @@ class SimCommandTest
 
     static Result sim(final String... args)
     {
+        return sim(new SimCommand(), args);
+    }
+
+    static Result sim(final SimCommand sim, final String... args)
+    {
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();
-        final CommandLine command = new CommandLine(new SimCommand());
+        final CommandLine command = new CommandLine(sim);
         command.setOut(new PrintWriter(out));
         command.setErr(new PrintWriter(err));
         final int exitCode = command.execute(args);
@@ -137,6 +142,41 @@ class SimCommandTest
             return;
         }
         assertEquals(List.of(), Tshark.problems(file, 26477));
+    }
+
+    @Test
+    void shouldWriteThePcapOrDailyFileToStdoutForDashByteForByteAsTheFileAndTheSummaryToStderr() throws Exception
+    {
+        for (final String option : List.of("--pcap", "--itch"))
+        {
+            final Path file = dir.resolve("file" + option);
+            final Result toFile = sim("--messages", "20000", "--seed", "5", option, file.toString(), "--json");
+            assertEquals(0, toFile.exitCode(), toFile.err());
+            final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            final SimCommand command = new SimCommand();
+            command.binaryStdout = stdout;
+
+            final Result toStdout = sim(command, "--messages", "20000", "--seed", "5", option, "-", "--json");
+
+            assertEquals(0, toStdout.exitCode(), toStdout.err());
+            assertArrayEquals(Files.readAllBytes(file), stdout.toByteArray(), option + " -: the same bytes");
+            assertEquals("", toStdout.out(), "stdout holds the data only");
+            assertEquals(20_000, io.mdgate.app.JsonLines.single(toStdout.err()).get("messages").asLong());
+        }
+    }
+
+    @Test
+    void shouldShowProgressOnStderrOnlyWhenAskedForOffATerminal()
+    {
+        final Result shown = sim("--messages", "300000", "--json", "--progress", "--progress-every-ms", "1");
+        final Result quiet = sim("--messages", "300000", "--json");
+
+        assertEquals(0, shown.exitCode(), shown.err());
+        assertTrue(shown.err().matches("(?s)\\r\\[[#.]{30}\\] +\\d+%  [\\d,]+/300,000 messages  .* messages/s  ETA .*"),
+            shown.err());
+        assertEquals(300_000, io.mdgate.app.JsonLines.single(shown.out()).get("messages").asLong());
+        assertEquals(0, quiet.exitCode(), quiet.err());
+        assertEquals("", quiet.err(), "no terminal, no --progress: nothing on stderr");
     }
 
     @Test

@@ -3,11 +3,14 @@ package io.mdgate.core.capture;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PushbackInputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.GZIPInputStream;
@@ -21,6 +24,9 @@ import java.util.zip.GZIPInputStream;
  * {@link #buffer()}, then {@link #advance(int)}. A compressed stream that ends early is treated as the end of the
  * data and reported by {@link #compressedStreamTruncated()}, so the reader sees a truncated last record rather
  * than an exception.
+ * <p>
+ * A stream ({@link #open(InputStream, String, int)}, e.g. stdin) is read the same way, once, front to back; closing
+ * the input leaves the stream open, it is the caller's.
  * <p>
  * Not thread-safe: one reader thread.
  */
@@ -36,7 +42,8 @@ public final class CaptureInput implements AutoCloseable
     private static final int STAGING_LENGTH = 64 * 1024;
 
     private final Path file;
-    private final FileChannel channel;
+    private final String name;
+    private final ReadableByteChannel channel;
     private final InputStream inflated;
     private final byte[] staging;
     private final ByteBuffer byteBuffer;
@@ -48,13 +55,14 @@ public final class CaptureInput implements AutoCloseable
     private boolean endOfData;
     private boolean compressedStreamTruncated;
 
-    private CaptureInput(final Path file, final FileChannel channel, final boolean compressed, final int capacity)
-        throws IOException
+    private CaptureInput(final Path file, final String name, final ReadableByteChannel channel,
+        final InputStream compressed, final int capacity) throws IOException
     {
         this.file = file;
+        this.name = name;
         this.channel = channel;
-        this.inflated = compressed ? new GZIPInputStream(Channels.newInputStream(channel), STAGING_LENGTH) : null;
-        this.staging = compressed ? new byte[STAGING_LENGTH] : null;
+        this.inflated = compressed != null ? new GZIPInputStream(compressed, STAGING_LENGTH) : null;
+        this.staging = compressed != null ? new byte[STAGING_LENGTH] : null;
         this.byteBuffer = ByteBuffer.allocateDirect(capacity);
         this.buffer = new UnsafeBuffer(byteBuffer);
     }
@@ -79,21 +87,69 @@ public final class CaptureInput implements AutoCloseable
      */
     public static CaptureInput open(final Path file, final int capacity) throws IOException
     {
-        if (capacity < MIN_CAPACITY)
-        {
-            throw new IllegalArgumentException("window of " + capacity + " bytes is below the minimum " + MIN_CAPACITY);
-        }
+        return open(file, file.toString(), capacity);
+    }
+
+    /**
+     * @param file     to read; gzip-compressed or not.
+     * @param name     what messages call it (e.g. "stdin" for a copy of it).
+     * @param capacity of the window in bytes, at least {@link #MIN_CAPACITY}.
+     * @return the input, positioned at the first byte of the (decompressed) data.
+     * @throws IOException when the file cannot be opened or its gzip header is broken.
+     */
+    public static CaptureInput open(final Path file, final String name, final int capacity) throws IOException
+    {
+        checkCapacity(capacity);
         final FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
         try
         {
             final boolean compressed = startsWithGzipMagic(channel);
             channel.position(0);
-            return new CaptureInput(file, channel, compressed, capacity);
+            return new CaptureInput(
+                file, name, channel, compressed ? Channels.newInputStream(channel) : null, capacity);
         }
         catch (final IOException | RuntimeException ex)
         {
             channel.close();
             throw ex;
+        }
+    }
+
+    /**
+     * Reads a stream once, front to back; gzip is recognised by its first two bytes, as for a file.
+     *
+     * @param stream   to read, e.g. stdin; left open by {@link #close()}.
+     * @param name     what messages call it, e.g. "stdin".
+     * @param capacity of the window in bytes, at least {@link #MIN_CAPACITY}.
+     * @return the input, positioned at the first byte of the (decompressed) data; {@link #file()} is null.
+     * @throws IOException when the stream cannot be read or its gzip header is broken.
+     */
+    public static CaptureInput open(final InputStream stream, final String name, final int capacity)
+        throws IOException
+    {
+        checkCapacity(capacity);
+        final InputStream kept = new FilterInputStream(stream)
+        {
+            @Override
+            public void close()
+            {
+                // the stream is the caller's (stdin): closing the input ends the inflater, not the stream
+            }
+        };
+        final PushbackInputStream pushback = new PushbackInputStream(kept, 2);
+        final byte[] magic = pushback.readNBytes(2);
+        pushback.unread(magic);
+        final boolean compressed = magic.length == 2 &&
+            (magic[0] & 0xFF) == GZIP_MAGIC_0 && (magic[1] & 0xFF) == GZIP_MAGIC_1;
+        return new CaptureInput(
+            null, name, Channels.newChannel(pushback), compressed ? pushback : null, capacity);
+    }
+
+    private static void checkCapacity(final int capacity)
+    {
+        if (capacity < MIN_CAPACITY)
+        {
+            throw new IllegalArgumentException("window of " + capacity + " bytes is below the minimum " + MIN_CAPACITY);
         }
     }
 
@@ -107,9 +163,16 @@ public final class CaptureInput implements AutoCloseable
         return magic.position() == 2 && (magic.get(0) & 0xFF) == GZIP_MAGIC_0 && (magic.get(1) & 0xFF) == GZIP_MAGIC_1;
     }
 
+    /** @return the file read, or null for a stream. */
     public Path file()
     {
         return file;
+    }
+
+    /** @return what messages call the input: the file's path, or the name given with a stream. */
+    public String name()
+    {
+        return name;
     }
 
     /** @return true when the file is gzip-compressed and is being inflated. */

@@ -10,6 +10,7 @@ import io.mdgate.core.itch.ItchMessageHandler;
 import io.mdgate.core.mold.MoldUdp64MessageHandler;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Path;
 
 /**
@@ -26,7 +27,8 @@ import java.nio.file.Path;
  * When the lines are not given, a first pass over the capture finds them ({@link MoldUdp64LineFinder}); it stops
  * as soon as both are known.
  * <p>
- * Configure once through a {@link Context}; {@link #decode(Path)} may be called for several files in turn.
+ * Configure once through a {@link Context}; {@link #decode(Path)} may be called for several files in turn; a
+ * stream ({@link #decode(InputStream, String)}) is read in one pass, so a capture's lines must then be configured.
  * Not thread-safe: one thread.
  */
 public final class ItchFileDecoder
@@ -35,6 +37,7 @@ public final class ItchFileDecoder
     public static final long DEFAULT_GAP_WAIT_NANOS = 2_000_000L;
 
     private final Context context;
+    private CaptureInput current;
 
     /**
      * @param context the settings, validated here.
@@ -55,11 +58,62 @@ public final class ItchFileDecoder
      */
     public DecodeSummary decode(final Path file) throws IOException
     {
-        try (CaptureInput input = CaptureInput.open(file, context.bufferCapacity()))
+        return decode(file, file.toString());
+    }
+
+    /**
+     * Reads one file to its end, naming it {@code name} in the summary and in messages (a copy of stdin is "stdin").
+     *
+     * @param file to decode.
+     * @param name what the summary and messages call it.
+     * @return what it held.
+     * @throws CaptureFormatException   when the content matches no accepted format (or not the one configured).
+     * @throws IllegalArgumentException when lines are configured for a file that is not a capture.
+     * @throws IOException              when the file cannot be opened or read.
+     */
+    public DecodeSummary decode(final Path file, final String name) throws IOException
+    {
+        try (CaptureInput input = CaptureInput.open(file, name, context.bufferCapacity()))
+        {
+            return decode(input);
+        }
+    }
+
+    /**
+     * Reads a stream (e.g. stdin) to its end, in one pass: an ITCH file, or a capture whose lines are configured;
+     * finding a capture's lines takes a pass of its own, which a stream cannot give.
+     *
+     * @param stream to decode; left open.
+     * @param name   what the summary and messages call it.
+     * @return what it held.
+     * @throws CaptureFormatException   when the content matches no accepted format (or not the one configured).
+     * @throws IllegalArgumentException when lines are configured for a stream that is not a capture, or a capture
+     *                                  comes without configured lines.
+     * @throws IOException              when the stream cannot be read.
+     */
+    public DecodeSummary decode(final InputStream stream, final String name) throws IOException
+    {
+        try (CaptureInput input = CaptureInput.open(stream, name, context.bufferCapacity()))
+        {
+            return decode(input);
+        }
+    }
+
+    /** @return bytes of (decompressed) data consumed so far from the input being decoded, 0 between decodes. */
+    public long bytesRead()
+    {
+        final CaptureInput input = current;
+        return null == input ? 0 : input.offset();
+    }
+
+    private DecodeSummary decode(final CaptureInput input) throws IOException
+    {
+        current = input;
+        try
         {
             final ItchFileFormat format = chooseFormat(input);
             final DecodeSummary summary = new DecodeSummary();
-            summary.file = file.toString();
+            summary.file = input.name();
             summary.format = format;
             summary.compressed = input.isCompressed();
             final MessageTally tally = new MessageTally(context.itchHandler(), context.messageHandler());
@@ -78,6 +132,10 @@ public final class ItchFileDecoder
             tally(tally, summary);
             return summary;
         }
+        finally
+        {
+            current = null;
+        }
     }
 
     private ItchFileFormat chooseFormat(final CaptureInput input) throws IOException
@@ -90,7 +148,7 @@ public final class ItchFileDecoder
         {
             if (detected == null)
             {
-                throw new CaptureFormatException(input.file() + ": " +
+                throw new CaptureFormatException(input.name() + ": " +
                     (input.remaining() == 0 ? "the file is empty" : "the content is in no format mdgate reads") +
                     "; accepted: " + ItchFileFormat.acceptedFormats());
             }
@@ -103,12 +161,12 @@ public final class ItchFileDecoder
         if (!format.isCapture() && context.lineA() != null)
         {
             throw new IllegalArgumentException("line addresses apply to pcap/pcapng captures only, and " +
-                input.file() + " is a " + format.description());
+                input.name() + " is a " + format.description());
         }
         if (!format.isCapture() && context.session() != null)
         {
             throw new IllegalArgumentException("a MoldUDP64 session applies to pcap/pcapng captures only, and " +
-                input.file() + " is a " + format.description() + "; leave the session out");
+                input.name() + " is a " + format.description() + "; leave the session out");
         }
         return format;
     }
@@ -148,7 +206,12 @@ public final class ItchFileDecoder
         long discoveryDatagrams = 0;
         if (lineA == null)
         {
-            final MoldUdp64LineFinder finder = findLines(input.file(), format);
+            if (null == input.file())
+            {
+                throw new IllegalArgumentException(input.name() + " is a capture read as a stream: give its " +
+                    "lines, since finding them takes a pass of its own");
+            }
+            final MoldUdp64LineFinder finder = findLines(input, format);
             lineA = finder.line(FeedLines.A);
             lineB = finder.line(FeedLines.B);
             discoveryDatagrams = finder.datagramsUntilFound();
@@ -166,9 +229,9 @@ public final class ItchFileDecoder
         CaptureSummaries.fill(summary, dissector, selector, feed, tally);
     }
 
-    private MoldUdp64LineFinder findLines(final Path file, final ItchFileFormat format) throws IOException
+    private MoldUdp64LineFinder findLines(final CaptureInput first, final ItchFileFormat format) throws IOException
     {
-        try (CaptureInput input = CaptureInput.open(file, context.bufferCapacity()))
+        try (CaptureInput input = CaptureInput.open(first.file(), first.name(), context.bufferCapacity()))
         {
             final UdpFrameDissector dissector = new UdpFrameDissector();
             final MoldUdp64LineFinder finder = new MoldUdp64LineFinder(dissector);

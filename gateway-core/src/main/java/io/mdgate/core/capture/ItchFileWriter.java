@@ -3,6 +3,7 @@ package io.mdgate.core.capture;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -33,6 +34,18 @@ public final class ItchFileWriter implements AutoCloseable
     public ItchFileWriter(final Path file)
     {
         output = new StagedFileOutput(file, "ITCH file");
+        buffer = output.buffer();
+    }
+
+    /**
+     * Writes to a stream already open, uncompressed: a pipe such as stdout. Closing the writer closes the stream.
+     *
+     * @param stream      to write.
+     * @param description what the stream is, for error messages (e.g. "ITCH file on stdout").
+     */
+    public ItchFileWriter(final OutputStream stream, final String description)
+    {
+        output = new StagedFileOutput(stream, description);
         buffer = output.buffer();
     }
 

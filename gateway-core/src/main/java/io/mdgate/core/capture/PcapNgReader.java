@@ -108,7 +108,7 @@ public final class PcapNgReader
             input.buffer().getInt(input.position(), ByteOrder.BIG_ENDIAN) != SECTION_HEADER_BLOCK ||
             sectionOrder(input.buffer(), input.position()) == null)
         {
-            throw new CaptureFormatException(input.file() + ": not a pcapng capture (expected a Section Header " +
+            throw new CaptureFormatException(input.name() + ": not a pcapng capture (expected a Section Header " +
                 "Block 0a0d0d0a with byte-order magic 1a2b3c4d)");
         }
     }

@@ -81,7 +81,7 @@ public final class PcapReader
     {
         if (!input.ensure(FILE_HEADER_LENGTH))
         {
-            throw new CaptureFormatException(input.file() + ": too short for a pcap file header (" +
+            throw new CaptureFormatException(input.name() + ": too short for a pcap file header (" +
                 FILE_HEADER_LENGTH + " bytes)");
         }
         final int magic = input.buffer().getInt(input.position(), ByteOrder.BIG_ENDIAN);
@@ -91,7 +91,7 @@ public final class PcapReader
             case ItchFileFormat.PCAP_MICROS_SWAPPED -> magic(ByteOrder.LITTLE_ENDIAN, false);
             case ItchFileFormat.PCAP_NANOS -> magic(ByteOrder.BIG_ENDIAN, true);
             case ItchFileFormat.PCAP_NANOS_SWAPPED -> magic(ByteOrder.LITTLE_ENDIAN, true);
-            default -> throw new CaptureFormatException(input.file() + ": not a pcap capture (magic 0x" +
+            default -> throw new CaptureFormatException(input.name() + ": not a pcap capture (magic 0x" +
                 Integer.toHexString(magic) + ", expected a1b2c3d4 or a1b23c4d in either byte order)");
         }
         linkType = input.buffer().getInt(input.position() + LINK_TYPE_OFFSET, byteOrder) & LINK_TYPE_MASK;

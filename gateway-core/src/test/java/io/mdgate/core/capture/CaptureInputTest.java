@@ -80,6 +80,34 @@ class CaptureInputTest
     }
 
     @Test
+    void shouldReadAStreamLargerThanItsWindowPlainOrGzipAndLeaveTheStreamOpen() throws IOException
+    {
+        final byte[] content = randomBytes(3 * CaptureInput.MIN_CAPACITY + 777);
+        for (final boolean gzip : new boolean[] { false, true })
+        {
+            final boolean[] closed = { false };
+            final java.io.InputStream stdin =
+                new java.io.ByteArrayInputStream(gzip ? CaptureFixtures.gzip(content) : content)
+                {
+                    @Override
+                    public void close()
+                    {
+                        closed[0] = true;
+                    }
+                };
+            try (CaptureInput input = CaptureInput.open(stdin, "stdin", CaptureInput.MIN_CAPACITY))
+            {
+                assertEquals(gzip, input.isCompressed());
+                assertEquals("stdin", input.name());
+                assertEquals(null, input.file());
+                assertArrayEquals(content, readAll(input));
+                assertEquals(content.length, input.offset());
+            }
+            assertFalse(closed[0], "stdin is the caller's");
+        }
+    }
+
+    @Test
     void shouldReportAGzipStreamCutShortInsteadOfThrowing() throws IOException
     {
         final byte[] content = randomBytes(200_000);
