@@ -1,5 +1,6 @@
 package io.mdgate.app;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.OrderBooks;
 import io.mdgate.core.book.TopOfBookReport;
@@ -201,8 +202,12 @@ public final class DecodeCommand implements Callable<Integer>
         final PrintWriter where = ticks ? spec.commandLine().getErr() : out;
         if (json)
         {
-            final String summaryJson = summary.toJson();
-            where.println(book ? withKey(summaryJson, "book", bookStage.bookJson()) : summaryJson);
+            final ObjectNode summaryJson = JsonOutput.parseObject(summary.toJson());
+            if (book)
+            {
+                summaryJson.set("book", JsonOutput.parse(bookStage.bookJson()));
+            }
+            where.println(JsonOutput.line(summaryJson));
         }
         else
         {
@@ -327,12 +332,6 @@ public final class DecodeCommand implements Callable<Integer>
         {
             throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage());
         }
-    }
-
-    /** @return the JSON object with one more key at its end, so {@code --json} stays one object. */
-    private static String withKey(final String object, final String key, final String valueJson)
-    {
-        return object.substring(0, object.lastIndexOf('}')) + ", \"" + key + "\": " + valueJson + "}";
     }
 
     /** @return the usage error for a named file that is missing or of the wrong kind, by the rule of exit codes. */

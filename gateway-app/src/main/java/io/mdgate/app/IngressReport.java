@@ -1,5 +1,6 @@
 package io.mdgate.app;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mdgate.core.capture.DecodeSummary;
 import io.mdgate.core.capture.DecodeSummaryBuilder;
 import io.mdgate.core.capture.MessageTally;
@@ -73,9 +74,10 @@ final class IngressReport
 
     static String json(final DecodeSummary summary, final FeedSession session, final IngressStats stats)
     {
-        final String decode = summary.toJson();
-        return decode.substring(0, decode.lastIndexOf('}')) + ", \"feed\": " + feedJson(session) +
-            ", \"ingress\": " + stats.toJson() + "}";
+        final ObjectNode json = JsonOutput.parseObject(summary.toJson());
+        feedJson(json.putObject("feed"), session);
+        json.set("ingress", JsonOutput.parseObject(stats.toJson()));
+        return JsonOutput.line(json);
     }
 
     static void text(final PrintWriter out, final DecodeSummary summary, final FeedSession session,
@@ -102,26 +104,24 @@ final class IngressReport
         return sb.toString();
     }
 
-    private static String feedJson(final FeedSession session)
+    private static void feedJson(final ObjectNode feed, final FeedSession session)
     {
-        final StringBuilder sb = new StringBuilder("{");
         for (final int line : LINES)
         {
-            sb.append(line == FeedLines.A ? "" : ", ").append('"').append(IngressLines.name(line)).append("\": {")
-                .append("\"packets\": ").append(session.packets(line))
-                .append(", \"messages\": ").append(session.messages(line))
-                .append(", \"duplicates\": ").append(session.duplicates(line))
-                .append(", \"heartbeats\": ").append(session.heartbeats(line))
-                .append(", \"gapsOpened\": ").append(session.gapsOpened(line))
-                .append(", \"gapsFilledByOtherLine\": ").append(session.gapsFilledByOtherLine(line))
-                .append(", \"gapsFilledByRerequest\": ").append(session.gapsFilledByRerequest(line))
-                .append(", \"gapsDeclaredLost\": ").append(session.gapsDeclaredLost(line))
-                .append(", \"malformed\": ").append(session.malformed(line))
-                .append(", \"stalePeriods\": ").append(session.stalePeriods(line))
-                .append('}');
+            feed.putObject(IngressLines.name(line))
+                .put("packets", session.packets(line))
+                .put("messages", session.messages(line))
+                .put("duplicates", session.duplicates(line))
+                .put("heartbeats", session.heartbeats(line))
+                .put("gapsOpened", session.gapsOpened(line))
+                .put("gapsFilledByOtherLine", session.gapsFilledByOtherLine(line))
+                .put("gapsFilledByRerequest", session.gapsFilledByRerequest(line))
+                .put("gapsDeclaredLost", session.gapsDeclaredLost(line))
+                .put("malformed", session.malformed(line))
+                .put("stalePeriods", session.stalePeriods(line));
         }
-        return sb.append(", \"messagesDelivered\": ").append(session.messagesDelivered())
-            .append(", \"messagesLost\": ").append(session.messagesLost())
-            .append(", \"sessionChanges\": ").append(session.sessionChanges()).append('}').toString();
+        feed.put("messagesDelivered", session.messagesDelivered())
+            .put("messagesLost", session.messagesLost())
+            .put("sessionChanges", session.sessionChanges());
     }
 }

@@ -1,6 +1,8 @@
 package io.mdgate.app;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mdgate.core.capture.CaptureFixtures;
 import io.mdgate.core.capture.MiniJson;
 import io.mdgate.core.capture.SampleFiles;
@@ -338,6 +340,13 @@ class DecodeCommandTest
         assertEquals(20000L, summary.get("messages"));
         final List<?> book = (List<?>)summary.get("book");
         assertEquals(3, book.size(), lines.get(0));
+        final JsonNode strict = JsonFields.oneObjectLine(out.toString()).get("book");
+        for (final JsonNode entry : strict)
+        {
+            assertEquals(List.of("instrument", "symbol", "activity", "tradingState", "bid", "ask"),
+                JsonFields.names(entry), lines.get(0));
+            assertEquals(List.of("price", "size", "orders", "levels"), JsonFields.names(entry.get("bid")));
+        }
         for (final Object entry : book)
         {
             final Map<?, ?> bid = (Map<?, ?>)((Map<?, ?>)entry).get("bid");
@@ -345,6 +354,25 @@ class DecodeCommandTest
             assertTrue(new java.math.BigDecimal((String)bid.get("price")).compareTo(
                 new java.math.BigDecimal((String)ask.get("price"))) < 0, lines.get(0));
         }
+    }
+
+    @Test
+    void shouldPrintTheSummaryAndTheBookAsOneCompactObjectWithEveryKeyInItsOrderAndTheElapsedTimeAsWritten()
+    {
+        assertEquals(0, run(twoLineCapture().toString(), "--json", "--book", "--top", "2"));
+
+        final ObjectNode json = JsonFields.oneObjectLine(out.toString());
+        assertEquals(List.of("messages", "counts", "malformed", "gaps", "firstSequence", "lastSequence",
+            "missingMessages", "duplicates", "duplicatePackets", "packets", "heartbeats", "endOfSession",
+            "malformedDetail", "gapRanges", "lines", "session", "sessionAcceptedAtEnd", "otherSessions",
+            "sessionChanges", "unsequencedPackets", "heldPackets", "capture", "file", "format", "compressed",
+            "compressedStreamTruncated", "bytes", "elapsedMillis", "messagesPerSecond", "book"),
+            JsonFields.names(json));
+        assertEquals(4, json.get("messages").longValue());
+        assertTrue(json.get("endOfSession").isBoolean(), out.toString());
+        assertEquals(SESSION, json.get("session").textValue());
+        assertTrue(json.get("book").isArray(), out.toString());
+        assertTrue(out.toString().matches("(?s).*,\"elapsedMillis\":\\d+\\.\\d{3},.*"), out.toString());
     }
 
     @Test

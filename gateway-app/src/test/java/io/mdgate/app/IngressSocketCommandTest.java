@@ -1,5 +1,6 @@
 package io.mdgate.app;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mdgate.app.feed.LoopbackMulticast;
 import io.mdgate.app.sim.SimCommand;
 import io.mdgate.core.capture.MiniJson;
@@ -13,6 +14,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.NetworkInterface;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -118,6 +120,13 @@ class IngressSocketCommandTest
         assertEquals(true, json.get("endOfSession"));
         final Map<?, ?> ingressCounters = (Map<?, ?>)json.get("ingress");
         assertTrue(String.valueOf(ingressCounters.get("source")).startsWith("sockets on lo"), ingressCounters::toString);
+        final ObjectNode strict = JsonFields.oneObjectLine(result.substring(2));
+        final List<String> keys = new ArrayList<>(JsonFields.names(JsonFields.oneObjectLine(decodedText.substring(2))));
+        keys.addAll(List.of("feed", "ingress"));
+        assertEquals(keys, JsonFields.names(strict), "decode's keys, then feed and ingress");
+        assertEquals(IngressReportTest.FEED_KEYS, JsonFields.names(strict.get("feed")));
+        assertEquals(IngressReportTest.FEED_LINE_KEYS, JsonFields.names(strict.get("feed").get("A")));
+        assertEquals(IngressReportTest.INGRESS_KEYS, JsonFields.names(strict.get("ingress")));
         assertTrue(ingressErr.toString().contains("re-requests to /127.0.0.1:" + retransmitPort), ingressErr::toString);
     }
 

@@ -1,9 +1,8 @@
 package io.mdgate.app.config;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mdgate.app.JsonOutput;
 import io.mdgate.runtime.config.ConfigException;
 import io.mdgate.runtime.config.ConfigLoader;
 import io.mdgate.runtime.config.GatewayConfig.AgentRef;
@@ -37,7 +36,6 @@ import java.util.stream.Collectors;
     description = "Show this host's CPUs: NUMA nodes, hyperthread siblings, isolated CPUs and which take IRQs.")
 public final class CoresCommand implements Callable<Integer>
 {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     @Spec
     CommandSpec spec;
@@ -76,7 +74,7 @@ public final class CoresCommand implements Callable<Integer>
         }
         if (json)
         {
-            out.println(JSON.writeValueAsString(toJson(topology, cores)));
+            out.println(JsonOutput.line(toJson(topology, cores)));
         }
         else
         {
@@ -128,7 +126,7 @@ public final class CoresCommand implements Callable<Integer>
 
     private ObjectNode toJson(final HostTopology topology, final List<Core> cores)
     {
-        final ObjectNode root = JSON.createObjectNode();
+        final ObjectNode root = JsonOutput.object();
         root.set("online", ints(topology.onlineCpus()));
         root.set("isolated", ints(topology.isolatedCpus()));
         root.set("nohzFull", ints(topology.nohzFullCpus()));
@@ -164,7 +162,7 @@ public final class CoresCommand implements Callable<Integer>
 
     private static ArrayNode ints(final SortedSet<Integer> values)
     {
-        final ArrayNode array = JSON.createArrayNode();
+        final ArrayNode array = JsonOutput.array();
         values.forEach(array::add);
         return array;
     }

@@ -1,9 +1,8 @@
 package io.mdgate.app.config;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mdgate.app.JsonOutput;
 import io.mdgate.app.config.DoctorCheck.Status;
 import io.mdgate.runtime.config.ConfigException;
 import io.mdgate.runtime.config.ConfigLoader;
@@ -42,7 +41,6 @@ import java.util.concurrent.Callable;
         "2:Invalid options, or a --config file that is missing or not readable." })
 public final class DoctorCommand implements Callable<Integer>
 {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     @Spec
     CommandSpec spec;
@@ -85,7 +83,7 @@ public final class DoctorCommand implements Callable<Integer>
         final PrintWriter out = spec.commandLine().getOut();
         if (json)
         {
-            out.println(JSON.writeValueAsString(toJson(checks)));
+            out.println(JsonOutput.line(toJson(checks)));
         }
         else
         {
@@ -114,7 +112,7 @@ public final class DoctorCommand implements Callable<Integer>
 
     private static ObjectNode toJson(final List<DoctorCheck> checks)
     {
-        final ObjectNode root = JSON.createObjectNode();
+        final ObjectNode root = JsonOutput.object();
         root.put("ok", checks.stream().noneMatch((c) -> Status.FAIL == c.status()));
         final ArrayNode array = root.putArray("checks");
         for (final DoctorCheck check : checks)

@@ -1,9 +1,7 @@
 package io.mdgate.app.config;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.mdgate.app.ExitCodes;
+import io.mdgate.app.JsonOutput;
 import io.mdgate.ingress.DpdkPorts;
 import io.mdgate.ingress.DpdkPorts.PortInfo;
 import io.mdgate.runtime.config.ConfigException;
@@ -45,7 +43,6 @@ import java.util.concurrent.Callable;
         "2:Invalid options, EAL arguments or configuration file." })
 public final class PortsCommand implements Callable<Integer>
 {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     @Spec
     CommandSpec spec;
@@ -96,12 +93,7 @@ public final class PortsCommand implements Callable<Integer>
         final PrintWriter out = spec.commandLine().getOut();
         if (json)
         {
-            final ArrayNode array = JSON.createArrayNode();
-            for (final PortInfo port : ports)
-            {
-                array.add(JSON.valueToTree(port));
-            }
-            out.println(JSON.writeValueAsString(array));
+            out.println(JsonOutput.line(ports));
         }
         else
         {

@@ -1,7 +1,7 @@
 package io.mdgate.app.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mdgate.app.JsonOutput;
 import io.mdgate.app.OutputPaths;
 import io.mdgate.app.report.HlogFiles;
 import io.mdgate.app.report.LatencySeries;
@@ -138,7 +138,6 @@ public final class DemoCommand implements Callable<Integer>
     @Option(names = "--no-dashboard", description = "No live dashboard, only the summary.")
     boolean noDashboard;
 
-    private final ObjectMapper mapper = new ObjectMapper();
     private long sendMillis;
 
     @Override
@@ -693,7 +692,7 @@ public final class DemoCommand implements Callable<Integer>
         try
         {
             final String text = Files.exists(file) ? Files.readString(file).trim() : "";
-            return text.isEmpty() ? null : mapper.readTree(text);
+            return text.isEmpty() ? null : JsonOutput.mapper().readTree(text);
         }
         catch (final IOException ex)
         {

@@ -1,9 +1,7 @@
 package io.mdgate.app.demo;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import io.mdgate.app.JsonOutput;
 import io.mdgate.app.report.LatencySeries;
 import org.HdrHistogram.Histogram;
 
@@ -38,8 +36,6 @@ public record DemoSummary(IngressMode mode, DemoConfig.CoreMap map, DemoConsumer
     Map<String, Long> counters, List<DemoConsumer.Result> consumers, List<LatencySeries> stages, Path journalDir,
     List<String> problems)
 {
-    private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT);
-
     /** @return ticks the gateway published (egress), or -1 when the counter is missing. */
     public long published()
     {
@@ -83,10 +79,10 @@ public record DemoSummary(IngressMode mode, DemoConfig.CoreMap map, DemoConsumer
         if (null != sim)
         {
             simulator.put("messages", sim.path("messages").asLong());
-            simulator.put("packets", Map.of("A", sim.path("packets").path("A").asLong(),
-                "B", sim.path("packets").path("B").asLong()));
-            simulator.put("packetsDropped", Map.of("A", sim.path("faults").path("A").path("lost").asLong(),
-                "B", sim.path("faults").path("B").path("lost").asLong()));
+            simulator.put("packets", perLine(sim.path("packets").path("A").asLong(),
+                sim.path("packets").path("B").asLong()));
+            simulator.put("packetsDropped", perLine(sim.path("faults").path("A").path("lost").asLong(),
+                sim.path("faults").path("B").path("lost").asLong()));
             simulator.put("rerequestsAnswered", sim.path("retransmit").path("answered").asLong());
             simulator.put("sendMillis", sendMs);
             simulator.put("achievedRate", sendMs > 0 ? sim.path("messages").asLong() * 1000 / sendMs : 0);
@@ -124,14 +120,16 @@ public record DemoSummary(IngressMode mode, DemoConfig.CoreMap map, DemoConsumer
         root.put("latencyNanos", latency);
         root.put("journal", journalDir.toAbsolutePath().toString());
         root.put("counters", counters);
-        try
-        {
-            return JSON.writeValueAsString(root);
-        }
-        catch (final JsonProcessingException ex)
-        {
-            throw new IllegalStateException("cannot write the summary as JSON: " + ex.getMessage(), ex);
-        }
+        return JsonOutput.line(root);
+    }
+
+    /** @return {@code {"A": a, "B": b}}, always in that order (Map.of has none). */
+    private static Map<String, Long> perLine(final long a, final long b)
+    {
+        final Map<String, Long> lines = new LinkedHashMap<>();
+        lines.put("A", a);
+        lines.put("B", b);
+        return lines;
     }
 
     private static Map<String, Object> consumerJson(final DemoConsumer.Result c)

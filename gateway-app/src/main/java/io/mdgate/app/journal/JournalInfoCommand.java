@@ -1,5 +1,8 @@
 package io.mdgate.app.journal;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mdgate.app.JsonOutput;
 import io.mdgate.journal.CycleSummary;
 import io.mdgate.journal.JournalDamagedException;
 import io.mdgate.journal.JournalException;
@@ -147,47 +150,42 @@ public final class JournalInfoCommand implements Callable<Integer>
     {
         final boolean ticks = info.ticks() > 0;
         final boolean packets = info.packets() > 0;
-        return "{\"journal\": \"" + escape(info.directory().toString()) + "\"" +
-            ", \"rollCycle\": \"" + info.rollCycle().name() + "\"" +
-            ", \"ticks\": " + info.ticks() +
-            ", \"firstSequence\": " + (ticks ? Long.toString(info.firstSequence()) : "null") +
-            ", \"lastSequence\": " + (ticks ? Long.toString(info.lastSequence()) : "null") +
-            ", \"firstTime\": " + (ticks ? Long.toString(info.firstTime()) : "null") +
-            ", \"lastTime\": " + (ticks ? Long.toString(info.lastTime()) : "null") +
-            ", \"packets\": " + info.packets() +
-            ", \"firstPacketTime\": " + (packets ? Long.toString(info.firstPacketTime()) : "null") +
-            ", \"lastPacketTime\": " + (packets ? Long.toString(info.lastPacketTime()) : "null") +
-            ", \"fileBytes\": " + info.fileBytes() +
-            ", \"tickRecordBytes\": " + info.tickDataBytes() +
-            ", \"verifiedTicks\": " + (verified >= 0 ? Long.toString(verified) : "null") +
-            ", \"tickCycles\": " + cyclesJson(info.tickCycles(), true) +
-            ", \"packetCycles\": " + cyclesJson(info.packetCycles(), false) + "}";
+        final ObjectNode root = JsonOutput.object()
+            .put("journal", info.directory().toString())
+            .put("rollCycle", info.rollCycle().name())
+            .put("ticks", info.ticks())
+            .put("firstSequence", JsonOutput.orNull(ticks, info.firstSequence()))
+            .put("lastSequence", JsonOutput.orNull(ticks, info.lastSequence()))
+            .put("firstTime", JsonOutput.orNull(ticks, info.firstTime()))
+            .put("lastTime", JsonOutput.orNull(ticks, info.lastTime()))
+            .put("packets", info.packets())
+            .put("firstPacketTime", JsonOutput.orNull(packets, info.firstPacketTime()))
+            .put("lastPacketTime", JsonOutput.orNull(packets, info.lastPacketTime()))
+            .put("fileBytes", info.fileBytes())
+            .put("tickRecordBytes", info.tickDataBytes())
+            .put("verifiedTicks", JsonOutput.orNull(verified >= 0, verified));
+        cyclesJson(root.putArray("tickCycles"), info.tickCycles(), true);
+        cyclesJson(root.putArray("packetCycles"), info.packetCycles(), false);
+        return JsonOutput.line(root);
     }
 
-    private static String cyclesJson(final List<CycleSummary> cycles, final boolean ticks)
+    private static void cyclesJson(final ArrayNode array, final List<CycleSummary> cycles, final boolean ticks)
     {
-        final StringBuilder json = new StringBuilder("[");
         for (final CycleSummary cycle : cycles)
         {
             final boolean any = cycle.records() > 0;
-            json.append(json.length() > 1 ? ", " : "")
-                .append("{\"file\": \"").append(escape(cycle.file().getFileName().toString())).append('"')
-                .append(", \"cycle\": ").append(cycle.cycle())
-                .append(", \"records\": ").append(cycle.records());
+            final ObjectNode json = array.addObject()
+                .put("file", cycle.file().getFileName().toString())
+                .put("cycle", cycle.cycle())
+                .put("records", cycle.records());
             if (ticks)
             {
-                json.append(", \"firstSequence\": ").append(any ? Long.toString(cycle.firstSequence()) : "null")
-                    .append(", \"lastSequence\": ").append(any ? Long.toString(cycle.lastSequence()) : "null");
+                json.put("firstSequence", JsonOutput.orNull(any, cycle.firstSequence()))
+                    .put("lastSequence", JsonOutput.orNull(any, cycle.lastSequence()));
             }
-            json.append(", \"firstTime\": ").append(any ? Long.toString(cycle.firstTime()) : "null")
-                .append(", \"lastTime\": ").append(any ? Long.toString(cycle.lastTime()) : "null")
-                .append(", \"fileBytes\": ").append(cycle.fileBytes()).append('}');
+            json.put("firstTime", JsonOutput.orNull(any, cycle.firstTime()))
+                .put("lastTime", JsonOutput.orNull(any, cycle.lastTime()))
+                .put("fileBytes", cycle.fileBytes());
         }
-        return json.append(']').toString();
-    }
-
-    private static String escape(final String text)
-    {
-        return text.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 }

@@ -1,5 +1,7 @@
 package io.mdgate.app.journal;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.mdgate.app.JsonOutput;
 import io.mdgate.core.feed.FeedLines;
 import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.core.mold.MoldUdp64Descriptor;
@@ -21,6 +23,7 @@ final class PacketLines implements PacketHandler
 
     private final Writer out;
     private final boolean json;
+    private final JsonGenerator generator;
     private final StringBuilder line = new StringBuilder(256);
     private final ProgressBar progress;
     private long written;
@@ -29,6 +32,7 @@ final class PacketLines implements PacketHandler
     {
         this.out = out;
         this.json = json;
+        this.generator = json ? JsonOutput.lines(out) : null;
         this.progress = progress;
         if (!json)
         {
@@ -51,25 +55,20 @@ final class PacketLines implements PacketHandler
             buffer.getLong(offset + MoldUdp64Descriptor.SEQUENCE_NUMBER_OFFSET, ByteOrder.BIG_ENDIAN) : 0;
         final int messages = mold ?
             buffer.getShort(offset + MoldUdp64Descriptor.MESSAGE_COUNT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF : 0;
-        line.setLength(0);
         if (json)
         {
-            line.append("{\"receiveTimestamp\": ").append(receiveTimestamp)
-                .append(", \"line\": \"").append(lineName(packetLine)).append('"')
-                .append(", \"session\": ").append(mold ? '"' + jsonSafe(session) + '"' : "null")
-                .append(", \"sequence\": ").append(mold ? Long.toUnsignedString(sequence) : "null")
-                .append(", \"messages\": ").append(mold ? Integer.toString(messages) : "null")
-                .append(", \"length\": ").append(length).append("}\n");
+            writeJson(packetLine, receiveTimestamp, length, mold, session, sequence, messages);
         }
         else
         {
+            line.setLength(0);
             line.append(receiveTimestamp).append(',').append(lineName(packetLine)).append(',')
                 .append(mold ? session.replace(',', ' ') : "").append(',')
                 .append(mold ? Long.toUnsignedString(sequence) : "").append(',')
                 .append(mold ? Integer.toString(messages) : "").append(',')
                 .append(length).append('\n');
+            write(line);
         }
-        write(line);
         progress.update(++written);
     }
 
@@ -93,15 +92,42 @@ final class PacketLines implements PacketHandler
         }
     }
 
-    private static String jsonSafe(final String text)
+    private void writeJson(
+        final int packetLine,
+        final long receiveTimestamp,
+        final int length,
+        final boolean mold,
+        final String session,
+        final long sequence,
+        final int messages)
     {
-        final StringBuilder safe = new StringBuilder(text.length());
-        for (int i = 0; i < text.length(); i++)
+        try
         {
-            final char c = text.charAt(i);
-            safe.append(c == '"' || c == '\\' || c < 0x20 || c > 0x7E ? '?' : c);
+            generator.writeStartObject();
+            generator.writeNumberField("receiveTimestamp", receiveTimestamp);
+            generator.writeStringField("line", lineName(packetLine));
+            if (mold)
+            {
+                generator.writeStringField("session", session);
+                generator.writeFieldName("sequence");
+                generator.writeNumber(Long.toUnsignedString(sequence));
+                generator.writeNumberField("messages", messages);
+            }
+            else
+            {
+                generator.writeNullField("session");
+                generator.writeNullField("sequence");
+                generator.writeNullField("messages");
+            }
+            generator.writeNumberField("length", length);
+            generator.writeEndObject();
+            generator.writeRaw('\n');
+            generator.flush();
         }
-        return safe.toString();
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     private void write(final CharSequence text)

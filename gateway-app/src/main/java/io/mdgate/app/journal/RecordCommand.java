@@ -1,5 +1,6 @@
 package io.mdgate.app.journal;
 
+import io.mdgate.app.JsonOutput;
 import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.OrderBooks;
 import io.mdgate.core.capture.CaptureFormatException;
@@ -291,14 +292,19 @@ public final class RecordCommand implements Callable<Integer>
         final DecodeSummary summary, final JournalAgent agent, final long first, final long last, final long elapsed)
     {
         final boolean any = agent.ticksAppended() > 0;
-        return "{\"file\": \"" + escape(summary.file()) + "\", \"format\": \"" + summary.format().name() +
-            "\", \"journal\": \"" + escape(journal.toString()) + "\", \"messages\": " + summary.messages() +
-            ", \"malformed\": " + summary.malformed() + ", \"missingMessages\": " + summary.missingMessages() +
-            ", \"ticks\": " + agent.ticksAppended() +
-            ", \"firstSequence\": " + (any ? Long.toString(first) : "null") +
-            ", \"lastSequence\": " + (any ? Long.toString(last) : "null") +
-            ", \"packets\": " + agent.packetsAppended() + ", \"elapsedNanos\": " + elapsed +
-            ", \"ticksPerSecond\": " + Math.round(agent.ticksAppended() * 1e9 / Math.max(1, elapsed)) + "}";
+        return JsonOutput.line(JsonOutput.object()
+            .put("file", summary.file())
+            .put("format", summary.format().name())
+            .put("journal", journal.toString())
+            .put("messages", summary.messages())
+            .put("malformed", summary.malformed())
+            .put("missingMessages", summary.missingMessages())
+            .put("ticks", agent.ticksAppended())
+            .put("firstSequence", JsonOutput.orNull(any, first))
+            .put("lastSequence", JsonOutput.orNull(any, last))
+            .put("packets", agent.packetsAppended())
+            .put("elapsedNanos", elapsed)
+            .put("ticksPerSecond", Math.round(agent.ticksAppended() * 1e9 / Math.max(1, elapsed))));
     }
 
     private JournalContext context()
@@ -398,11 +404,6 @@ public final class RecordCommand implements Callable<Integer>
     private CommandLine.ParameterException usage(final String message)
     {
         return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
-
-    private static String escape(final String text)
-    {
-        return text.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.mdgate.app.journal;
 
+import io.mdgate.app.JsonOutput;
 import io.mdgate.core.feed.PacketHandler;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.tick.sbe.TickEncoder;
@@ -121,15 +122,17 @@ final class ReplaySummary implements TickHandler, PacketHandler
     String json()
     {
         final boolean ticked = firstSequence != TickReplay.NO_SEQUENCE;
-        return "{\"source\": \"" + source + "\", \"records\": " + records +
-            ", \"firstSequence\": " + (ticked ? Long.toString(firstSequence) : "null") +
-            ", \"lastSequence\": " + (ticked ? Long.toString(lastSequence) : "null") +
-            ", \"firstTime\": " + (records > 0 ? Long.toString(firstTime) : "null") +
-            ", \"lastTime\": " + (records > 0 ? Long.toString(lastTime) : "null") +
-            ", \"elapsedNanos\": " + elapsedNanos +
-            ", \"ratePerSecond\": " + Math.round(rate()) +
-            ", \"speed\": " + (speed > 0 ? Double.toString(speed) : "null") +
-            ", \"output\": \"" + output.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
+        return JsonOutput.line(JsonOutput.object()
+            .put("source", source)
+            .put("records", records)
+            .put("firstSequence", JsonOutput.orNull(ticked, firstSequence))
+            .put("lastSequence", JsonOutput.orNull(ticked, lastSequence))
+            .put("firstTime", JsonOutput.orNull(records > 0, firstTime))
+            .put("lastTime", JsonOutput.orNull(records > 0, lastTime))
+            .put("elapsedNanos", elapsedNanos)
+            .put("ratePerSecond", Math.round(rate()))
+            .put("speed", speed > 0 ? Double.valueOf(speed) : null)
+            .put("output", output));
     }
 
     private double rate()

@@ -1,6 +1,9 @@
 package io.mdgate.app.run;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mdgate.app.ExitCodes;
+import io.mdgate.app.JsonOutput;
 import io.mdgate.runtime.counters.CountersFile;
 import io.mdgate.runtime.counters.CountersFileException;
 import io.mdgate.runtime.counters.ErrorRecord;
@@ -80,16 +83,16 @@ public final class ErrorsCommand implements Callable<Integer>
 
     private static String json(final String gateway, final List<ErrorRecord> errors)
     {
-        final StringBuilder out = new StringBuilder();
-        out.append("{\"gateway\":").append(Json.string(gateway)).append(",\"errors\":[");
-        for (int i = 0; i < errors.size(); i++)
+        final ObjectNode root = JsonOutput.object().put("gateway", gateway);
+        final ArrayNode array = root.putArray("errors");
+        for (final ErrorRecord error : errors)
         {
-            final ErrorRecord error = errors.get(i);
-            out.append(i == 0 ? "" : ",").append("{\"observations\":").append(error.observations())
-                .append(",\"firstEpochMillis\":").append(error.firstEpochMillis())
-                .append(",\"lastEpochMillis\":").append(error.lastEpochMillis())
-                .append(",\"text\":").append(Json.string(error.text())).append('}');
+            array.addObject()
+                .put("observations", error.observations())
+                .put("firstEpochMillis", error.firstEpochMillis())
+                .put("lastEpochMillis", error.lastEpochMillis())
+                .put("text", error.text());
         }
-        return out.append("]}").toString();
+        return JsonOutput.line(root);
     }
 }

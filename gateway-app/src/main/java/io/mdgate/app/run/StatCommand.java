@@ -1,11 +1,10 @@
 package io.mdgate.app.run;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mdgate.app.demo.Dashboard;
 import io.mdgate.core.counters.CounterType;
 import io.mdgate.app.ExitCodes;
+import io.mdgate.app.JsonOutput;
 import io.mdgate.runtime.counters.CountersFile;
 import io.mdgate.runtime.counters.CountersFileException;
 import io.mdgate.runtime.counters.CountersSnapshot;
@@ -48,7 +47,6 @@ import java.util.concurrent.Callable;
 public final class StatCommand implements Callable<Integer>
 {
     private static final String CLEAR = "\033[H\033[2J";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What the text output looks like. */
     enum View
@@ -230,7 +228,7 @@ public final class StatCommand implements Callable<Integer>
 
     private String json(final CountersSnapshot snapshot)
     {
-        final ObjectNode root = JSON.createObjectNode()
+        final ObjectNode root = JsonOutput.object()
             .put("gateway", snapshot.gatewayName())
             .put("pid", snapshot.pid())
             .put("state", snapshot.state().name().toLowerCase(Locale.ROOT))
@@ -248,13 +246,6 @@ public final class StatCommand implements Callable<Integer>
                 types.put(counter.label(), CounterType.name(counter.typeId()));
             }
         }
-        try
-        {
-            return JSON.writeValueAsString(root);
-        }
-        catch (final JsonProcessingException ex)
-        {
-            throw new IllegalStateException("cannot write the counters as JSON", ex);
-        }
+        return JsonOutput.line(root);
     }
 }

@@ -1,5 +1,8 @@
 package io.mdgate.app.sim;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mdgate.app.JsonOutput;
 import io.mdgate.core.itch.ItchMessageType;
 
 import java.util.List;
@@ -52,10 +55,10 @@ public record SimSummary(
                 injector.farAhead(line));
         }
 
-        String json()
+        void json(final ObjectNode json)
         {
-            return "{\"lost\":" + lost + ",\"reordered\":" + reordered + ",\"duplicated\":" + duplicated +
-                ",\"corrupted\":" + corrupted + ",\"stray\":" + stray + ",\"farAhead\":" + farAhead + "}";
+            json.put("lost", lost).put("reordered", reordered).put("duplicated", duplicated)
+                .put("corrupted", corrupted).put("stray", stray).put("farAhead", farAhead);
         }
     }
 
@@ -154,68 +157,39 @@ public record SimSummary(
     /** @return the summary as one JSON object on one line. */
     public String toJson()
     {
-        final StringBuilder json = new StringBuilder(1024);
-        json.append("{\"messages\":").append(messages).append(",\"counts\":{");
-        for (int i = 0; i < ItchMessageType.ALL.length; i++)
+        final ObjectNode json = JsonOutput.object().put("messages", messages);
+        final ObjectNode counts = json.putObject("counts");
+        for (final byte type : ItchMessageType.ALL)
         {
-            final byte type = ItchMessageType.ALL[i];
-            json.append(i == 0 ? "" : ",").append('"').append((char)type).append("\":").append(count(type));
+            counts.put(String.valueOf((char)type), count(type));
         }
-        json.append("},\"packets\":{\"A\":").append(lineA.sent).append(",\"B\":").append(lineB.sent).append('}');
-        json.append(",\"framed\":{\"data\":").append(dataPackets).append(",\"heartbeats\":").append(heartbeats)
-            .append(",\"endOfSession\":").append(endOfSessionPackets).append('}');
-        json.append(",\"faults\":{\"A\":").append(lineA.json()).append(",\"B\":").append(lineB.json()).append('}');
-        json.append(",\"session\":\"").append(escape(session())).append('"');
-        json.append(",\"firstSequence\":1,\"lastSequence\":").append(lastSequence());
-        json.append(",\"sessions\":[");
-        for (int i = 0; i < sessions.size(); i++)
+        json.putObject("packets").put("A", lineA.sent).put("B", lineB.sent);
+        json.putObject("framed").put("data", dataPackets).put("heartbeats", heartbeats)
+            .put("endOfSession", endOfSessionPackets);
+        final ObjectNode faults = json.putObject("faults");
+        lineA.json(faults.putObject("A"));
+        lineB.json(faults.putObject("B"));
+        json.put("session", session()).put("firstSequence", 1).put("lastSequence", lastSequence());
+        final ArrayNode sessionsJson = json.putArray("sessions");
+        for (final SessionReport report : sessions)
         {
-            json.append(i == 0 ? "" : ",").append("{\"session\":\"").append(escape(sessions.get(i).session()))
-                .append("\",\"messages\":").append(sessions.get(i).messages()).append('}');
+            sessionsJson.addObject().put("session", report.session()).put("messages", report.messages());
         }
-        json.append("],\"lagBMillis\":").append(lagBNanos / 1e6);
-        json.append(",\"seed\":").append(seed).append(",\"instruments\":").append(instruments);
-        json.append(",\"output\":\"").append(escape(output)).append('"');
-        json.append(",\"firstTimestamp\":").append(firstTimestamp).append(",\"lastTimestamp\":").append(lastTimestamp);
-        json.append(",\"sendFailures\":").append(sendFailures);
-        json.append(",\"retransmit\":");
+        json.put("lagBMillis", lagBNanos / 1e6).put("seed", seed).put("instruments", instruments)
+            .put("output", output).put("firstTimestamp", firstTimestamp).put("lastTimestamp", lastTimestamp)
+            .put("sendFailures", sendFailures);
         if (null == retransmit)
         {
-            json.append("null");
+            json.putNull("retransmit");
         }
         else
         {
-            json.append("{\"address\":\"").append(escape(retransmit.address)).append("\",\"port\":")
-                .append(retransmit.port).append(",\"answerLimit\":").append(retransmit.answerLimit)
-                .append(",\"requests\":").append(retransmit.requests).append(",\"answered\":")
-                .append(retransmit.answered).append(",\"messagesResent\":").append(retransmit.messagesResent)
-                .append(",\"limited\":").append(retransmit.limited).append(",\"malformed\":")
-                .append(retransmit.malformed).append(",\"wrongSession\":").append(retransmit.wrongSession)
-                .append(",\"unavailable\":").append(retransmit.unavailable).append('}');
+            json.putObject("retransmit").put("address", retransmit.address).put("port", retransmit.port)
+                .put("answerLimit", retransmit.answerLimit).put("requests", retransmit.requests)
+                .put("answered", retransmit.answered).put("messagesResent", retransmit.messagesResent)
+                .put("limited", retransmit.limited).put("malformed", retransmit.malformed)
+                .put("wrongSession", retransmit.wrongSession).put("unavailable", retransmit.unavailable);
         }
-        json.append(",\"elapsedMillis\":").append(elapsedMillis).append('}');
-        return json.toString();
-    }
-
-    private static String escape(final String text)
-    {
-        final StringBuilder escaped = new StringBuilder(text.length());
-        for (int i = 0; i < text.length(); i++)
-        {
-            final char c = text.charAt(i);
-            if (c == '"' || c == '\\')
-            {
-                escaped.append('\\').append(c);
-            }
-            else if (c < 0x20)
-            {
-                escaped.append(String.format("\\u%04x", (int)c));
-            }
-            else
-            {
-                escaped.append(c);
-            }
-        }
-        return escaped.toString();
+        return JsonOutput.line(json.put("elapsedMillis", elapsedMillis));
     }
 }

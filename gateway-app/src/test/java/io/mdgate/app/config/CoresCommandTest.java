@@ -4,13 +4,14 @@ import io.mdgate.runtime.config.CoreMapValidatorTest;
 import io.mdgate.runtime.config.FakeHost;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mdgate.app.JsonFields;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -64,7 +65,10 @@ class CoresCommandTest
         final CommandRun run = CommandRun.run(new CoresCommand(), "--sysfs-root", sysfs.toString(), "--json");
 
         assertEquals(0, run.exitCode(), run.toString());
-        final JsonNode json = new ObjectMapper().readTree(run.out());
+        final JsonNode json = JsonFields.oneObjectLine(run.out());
+        assertEquals(List.of("online", "isolated", "nohzFull", "numaNodes", "cpus"), JsonFields.names(json));
+        assertEquals(List.of("cpu", "online", "node", "siblings", "isolated", "nohzFull", "deviceInterrupts"),
+            JsonFields.names(json.get("cpus").get(0)));
         assertEquals("[2,3,4,5,6]", json.get("isolated").toString());
         assertEquals("[4,5,6,7]", json.get("numaNodes").get("1").toString());
         assertEquals(8, json.get("cpus").size());

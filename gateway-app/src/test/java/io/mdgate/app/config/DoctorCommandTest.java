@@ -4,12 +4,13 @@ import io.mdgate.runtime.config.CoreMapValidatorTest;
 import io.mdgate.runtime.config.FakeHost;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mdgate.app.JsonFields;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -160,7 +161,9 @@ class DoctorCommandTest
         final CommandRun run = doctor(dir.resolve("empty"), "--json");
 
         assertEquals(1, run.exitCode(), run.toString());
-        final JsonNode json = new ObjectMapper().readTree(run.out());
+        final JsonNode json = JsonFields.oneObjectLine(run.out());
+        assertEquals(List.of("ok", "checks"), JsonFields.names(json));
+        assertEquals(List.of("check", "status", "detail", "action"), JsonFields.names(json.get("checks").get(0)));
         assertFalse(json.get("ok").asBoolean());
         boolean sawDrivers = false;
         for (final JsonNode check : json.get("checks"))

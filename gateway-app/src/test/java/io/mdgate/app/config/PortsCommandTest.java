@@ -1,5 +1,8 @@
 package io.mdgate.app.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.mdgate.app.JsonFields;
+import io.mdgate.app.JsonOutput;
 import io.mdgate.app.Main;
 import io.mdgate.ingress.DpdkNative;
 import io.mdgate.runtime.config.ConfigLoader;
@@ -53,8 +56,14 @@ class PortsCommandTest
         final Result result = child("--json", "--config", config.toString());
 
         assertEquals(0, result.exitCode, result.output);
-        assertTrue(result.output.contains("\"name\" : \"net_null7\""), result.output);
-        assertTrue(result.output.contains("\"driver\" : \"net_null\""), result.output);
+        final List<String> json = result.output.lines().filter((line) -> line.startsWith("[")).toList();
+        assertEquals(1, json.size(), "one JSON line: " + result.output);
+        final JsonNode ports = JsonOutput.mapper().readTree(json.get(0));
+        assertEquals(1, ports.size(), json.get(0));
+        assertEquals("net_null7", ports.get(0).get("name").asText(), json.get(0));
+        assertEquals("net_null", ports.get(0).get("driver").asText(), json.get(0));
+        assertEquals(List.of("id", "name", "driver", "numaNode", "mac", "linkUp", "speedMbps", "maxRxQueues"),
+            JsonFields.names(ports.get(0)), json.get(0));
     }
 
     @Test

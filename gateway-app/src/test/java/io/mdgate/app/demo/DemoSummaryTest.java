@@ -2,6 +2,7 @@ package io.mdgate.app.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mdgate.app.JsonFields;
 import io.mdgate.app.report.LatencySeries;
 import io.mdgate.egress.consumer.DeliveryPath;
 import org.HdrHistogram.Histogram;
@@ -35,8 +36,13 @@ class DemoSummaryTest
             List.of(result("fast1", false, 10_000), result("slow", true, 50_000)),
             List.of(new LatencySeries("ingress_to_session", histogram(2_000), 1)), Path.of("/tmp/j"), List.of());
 
-        final JsonNode json = new ObjectMapper().readTree(summary.toJson());
+        final JsonNode json = JsonFields.oneObjectLine(summary.toJson() + "\n");
 
+        assertEquals(List.of("ingress", "ingressDescription", "map", "consumerIdle", "durationSeconds", "rate",
+            "elapsedMillis", "ok", "problems", "simulator", "gateway", "messagesPublished", "gaps", "consumers",
+            "latencyNanos", "journal", "counters"), JsonFields.names(json));
+        assertEquals(List.of("A", "B"), JsonFields.names(json.path("simulator").path("packets")));
+        assertEquals(List.of("A", "B"), JsonFields.names(json.path("simulator").path("packetsDropped")));
         assertTrue(json.path("ok").asBoolean());
         assertEquals(1_000, json.path("messagesPublished").asLong());
         assertEquals(7, json.path("gaps").path("opened").asLong());

@@ -1,5 +1,8 @@
 package io.mdgate.app.run;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mdgate.app.JsonFields;
 import io.mdgate.core.counters.CounterType;
 import io.mdgate.runtime.counters.CountersFile;
 import io.mdgate.runtime.counters.CountersFileWriter;
@@ -12,6 +15,7 @@ import picocli.CommandLine;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -190,5 +194,36 @@ class StatAndErrorsCommandTest
     {
         assertEquals(2, execute(new ErrorsCommand(), "--counters", "a", "--config", "b"));
         assertTrue(err.toString().contains("not both"), err.toString());
+    }
+
+    @Test
+    void shouldPrintStatAndErrorsAsOneObjectALineWithTheirKeysAndAnErrorTextGivenBackExactly()
+    {
+        final Path file = dir.resolve("counters");
+        final String awkward = "refused \"p0\" at C:\\dev\ttab\u0001 end";
+        try (CountersFileWriter writer = CountersFileWriter.create(file, "gw-json", 16, 64 * 1024))
+        {
+            writer.newCounter("feed.gaps.opened", CounterType.TOTAL).set(3);
+            writer.errorLog().record(new IllegalStateException(awkward));
+        }
+
+        assertEquals(0, execute(new StatCommand(), "--counters", file.toString(), "--once", "--json"),
+            err.toString());
+        final ObjectNode stat = JsonFields.oneObjectLine(out.toString());
+        assertEquals(List.of("gateway", "pid", "state", "startEpochMillis", "heartbeatEpochMillis", "stopEpochMillis",
+            "takenEpochMillis", "counters", "types"), JsonFields.names(stat));
+        assertEquals(3, stat.get("counters").get("feed.gaps.opened").longValue());
+        assertTrue(stat.get("pid").isIntegralNumber(), out.toString());
+
+        out.getBuffer().setLength(0);
+        assertEquals(0, execute(new ErrorsCommand(), "--counters", file.toString(), "--json"), err.toString());
+        final ObjectNode errors = JsonFields.oneObjectLine(out.toString());
+        assertEquals(List.of("gateway", "errors"), JsonFields.names(errors));
+        assertEquals("gw-json", errors.get("gateway").textValue());
+        final JsonNode error = errors.get("errors").get(0);
+        assertEquals(List.of("observations", "firstEpochMillis", "lastEpochMillis", "text"), JsonFields.names(error));
+        assertEquals(1, error.get("observations").intValue());
+        assertTrue(error.get("text").textValue().startsWith(IllegalStateException.class.getName() + ": " + awkward),
+            out.toString());
     }
 }
