@@ -19,6 +19,7 @@ mdgate=(java $MDGATE_JVM_FLAGS -Xmx640m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC
 messages=${MDGATE_PAIR_MESSAGES:-40000}
 rate=${MDGATE_PAIR_RATE:-1000}
 link_down_seconds=${MDGATE_PAIR_LINK_DOWN_SECONDS:-5}
+link_fault=${MDGATE_PAIR_LINK_FAULT:-drop}
 port=7471
 retransmit_port=7472
 
@@ -52,6 +53,8 @@ session = ""
 gap_wait_ms = 2
 stale_after_ms = 2000
 retransmit = "10.79.0.2:$retransmit_port"
+# The simulator answers from an emulated CPU, tens of milliseconds late at times: the default 2 ms gives up on it.
+retry_interval_ms = 100
 
 [[feed.lines]]
 name = "A"
@@ -202,6 +205,29 @@ consumers_start()
     touch "$ex/consumers-started"
 }
 
+# The fault, MDGATE_PAIR_LINK_FAULT: "drop" (default) drops every frame in and out of the NIC with tc filters, as a
+# cable pulled between the hosts would, leaving the interface and rxe0 as they are; "down" takes the interface down
+# and up, which also takes rxe0's port down (its GIDs go and come back).
+link_cut()
+{
+    if [[ $link_fault == down ]]; then
+        ip link set "$RXE_NETDEV" down
+        return
+    fi
+    tc qdisc add dev "$RXE_NETDEV" clsact &&
+        tc filter add dev "$RXE_NETDEV" ingress matchall action drop &&
+        tc filter add dev "$RXE_NETDEV" egress matchall action drop
+}
+
+link_mend()
+{
+    if [[ $link_fault == down ]]; then
+        ip link set "$RXE_NETDEV" up
+        return
+    fi
+    tc qdisc del dev "$RXE_NETDEV" clsact
+}
+
 # The link of this guest goes down once the ring consumer has ticks, and up again; rxe0 must come back ACTIVE.
 link_goes_down_and_up()
 {
@@ -212,15 +238,15 @@ link_goes_down_and_up()
         alive "${consumer_pids[0]}" || { cat "$MDGATE_RESULTS/ring1.err"; return 1; }
         sleep 0.5
     done
-    echo "link down at ring1 sequence $(last_seen ring1), stream1 $(last_seen stream1)"
-    ip link set "$RXE_NETDEV" down || return 1
+    echo "link cut ($link_fault) at ring1 sequence $(last_seen ring1), stream1 $(last_seen stream1)"
+    link_cut || return 1
     sleep "$link_down_seconds"
-    ip link set "$RXE_NETDEV" up || return 1
+    link_mend || return 1
     for ((i = 0; i < 60; i++)); do
         [[ $(cat "/sys/class/infiniband/$RXE_DEV/ports/1/state") == *ACTIVE* ]] && break
         sleep 0.5
     done
-    echo "link up after $link_down_seconds s at ring1 sequence $(last_seen ring1), stream1 $(last_seen stream1);" \
+    echo "link mended ($link_fault) after $link_down_seconds s at ring1 sequence $(last_seen ring1), stream1 $(last_seen stream1);" \
         "$RXE_DEV port $(cat "/sys/class/infiniband/$RXE_DEV/ports/1/state")" | tee -a "$MDGATE_RESULTS/report.txt"
     [[ $(cat "/sys/class/infiniband/$RXE_DEV/ports/1/state") == *ACTIVE* ]]
 }
