@@ -267,8 +267,14 @@ consumers_catch_up()
         ((ok)) && break
         sleep 0.5
     done
-    for pid in "${consumer_pids[@]}"; do kill -INT "$pid" 2>/dev/null; done
-    for pid in "${consumer_pids[@]}"; do wait "$pid"; done
+    # SIGTERM, not SIGINT: a background job of a non-interactive shell starts with SIGINT ignored, so the JVM never
+    # sees it. A consumer that has not ended 30 s later is killed.
+    for pid in "${consumer_pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+    for pid in "${consumer_pids[@]}"; do
+        for ((i = 0; i < 60; i++)); do alive "$pid" || break; sleep 0.5; done
+        alive "$pid" && { echo "consumer $pid did not end on SIGTERM within 30 s: killed"; kill -KILL "$pid"; }
+        wait "$pid"
+    done
     consumer_pids=()
     for name in ring1 stream1; do echo "$name: $(tail -n 1 "$MDGATE_RESULTS/$name.err")"; done | tee -a "$MDGATE_RESULTS/report.txt"
     ((ok)) || { echo "not every consumer reached sequence $expected"; return 1; }
