@@ -128,7 +128,7 @@ public final class ReplayCommand implements Callable<Integer>
         description = "json, csv: leave the symbol out (null, empty) and do not read the ticks of the range's " +
             "session before the range. By default each tick's symbol is the one its session's INSTRUMENT ticks " +
             "gave its instrument, those before the range included, read first from the session's SESSION tick " +
-            "(docs/JOURNAL.md, Symbols: a range at the end of a long session waits for that read).")
+            "(about 0.05 s per million ticks before the range: docs/JOURNAL.md, Symbols).")
     private boolean noSymbols;
 
     @Override
