@@ -2,6 +2,7 @@ package io.mdgate.app.journal;
 
 import io.mdgate.core.book.InstrumentDirectory;
 import io.mdgate.core.book.SymbolLookup;
+import io.mdgate.core.itch.Alpha;
 import io.mdgate.core.tick.TickJson;
 import io.mdgate.core.tick.sbe.EventType;
 import io.mdgate.core.tick.sbe.TickDecoder;
@@ -62,11 +63,11 @@ final class TickCsv
     private void symbol(final int instrument, final StringBuilder out)
     {
         final long packed = instruments == null ? InstrumentDirectory.NO_SYMBOL : instruments.symbol(instrument);
-        final int length = packed == InstrumentDirectory.NO_SYMBOL ? 0 : TickJson.symbolLength(packed);
+        final int length = packed == InstrumentDirectory.NO_SYMBOL ? 0 : Alpha.length8(packed);
         boolean quoted = false;
         for (int i = 0; i < length; i++)
         {
-            final char c = TickJson.symbolChar(packed, i);
+            final char c = Alpha.charAt8(packed, i);
             quoted |= c == ',' || c == '"' || c == '\n' || c == '\r';
         }
         if (quoted)
@@ -75,7 +76,7 @@ final class TickCsv
         }
         for (int i = 0; i < length; i++)
         {
-            final char c = TickJson.symbolChar(packed, i);
+            final char c = Alpha.charAt8(packed, i);
             if (c == '"')
             {
                 out.append('"');

@@ -2,6 +2,7 @@ package io.mdgate.core.tick;
 
 import io.mdgate.core.book.InstrumentDirectory;
 import io.mdgate.core.book.SymbolLookup;
+import io.mdgate.core.itch.Alpha;
 import io.mdgate.core.tick.sbe.EventType;
 import io.mdgate.core.tick.sbe.Price4Decoder;
 import io.mdgate.core.tick.sbe.TickDecoder;
@@ -22,7 +23,6 @@ import org.agrona.DirectBuffer;
 public final class TickJson
 {
     private static final String[] EVENT_NAMES = eventNames();
-    private static final int SYMBOL_LENGTH = 8;
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private final TickDecoder decoder = new TickDecoder();
@@ -107,9 +107,9 @@ public final class TickJson
             return;
         }
         out.append('"');
-        for (int i = 0, length = symbolLength(packed); i < length; i++)
+        for (int i = 0, length = Alpha.length8(packed); i < length; i++)
         {
-            final char c = symbolChar(packed, i);
+            final char c = Alpha.charAt8(packed, i);
             if (c == '"' || c == '\\')
             {
                 out.append('\\').append(c);
@@ -124,23 +124,6 @@ public final class TickJson
             }
         }
         out.append('"');
-    }
-
-    /** @return characters of a packed alpha8 symbol without its trailing spaces. */
-    public static int symbolLength(final long packed)
-    {
-        int length = SYMBOL_LENGTH;
-        while (length > 0 && symbolChar(packed, length - 1) == ' ')
-        {
-            length--;
-        }
-        return length;
-    }
-
-    /** @return character {@code index} (0 = first) of a packed alpha8 symbol. */
-    public static char symbolChar(final long packed, final int index)
-    {
-        return (char)((packed >>> ((SYMBOL_LENGTH - 1 - index) * 8)) & 0xFF);
     }
 
     private static String eventName(final short raw)

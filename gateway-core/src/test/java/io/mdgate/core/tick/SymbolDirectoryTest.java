@@ -16,6 +16,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class SymbolDirectoryTest
 {
+    private static final int TICKS_PER_ROUND = 60_000;
+
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[TickEncoder.BLOCK_LENGTH]);
     private final TickEncoder encoder = new TickEncoder();
 
@@ -61,8 +63,12 @@ class SymbolDirectoryTest
             json.format(buffer, 0));
     }
 
+    /**
+     * Per tick, not one byte: every measured round of 60,000 ticks allocates less than a byte a tick (the smallest
+     * object is 16), which leaves room for what the JIT may allocate once on the thread while it compiles.
+     */
     @Test
-    void shouldFeedTheDirectoryAndWriteJsonLinesWithoutAllocating()
+    void shouldFeedTheDirectoryAndWriteJsonLinesWithoutAllocatingPerTick()
     {
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
@@ -73,20 +79,27 @@ class SymbolDirectoryTest
         final StringBuilder line = new StringBuilder(512);
         final long thread = Thread.currentThread().getId();
 
-        long length = writeLines(directory, json, line);
-        final long before = threads.getThreadAllocatedBytes(thread);
-        length += writeLines(directory, json, line);
-        final long allocated = threads.getThreadAllocatedBytes(thread) - before;
-
-        assertEquals(0, allocated, "bytes allocated writing 60,000 ticks");
-        assertTrue(length > 60_000 * 200, "lines written: " + length + " characters");
+        long length = 0;
+        for (int round = 0; round < 3; round++)
+        {
+            length += writeLines(directory, json, line);
+        }
+        for (int round = 0; round < 3; round++)
+        {
+            final long before = threads.getThreadAllocatedBytes(thread);
+            length += writeLines(directory, json, line);
+            final long allocated = threads.getThreadAllocatedBytes(thread) - before;
+            assertTrue(allocated < TICKS_PER_ROUND, allocated + " bytes allocated writing " + TICKS_PER_ROUND +
+                " ticks in round " + round);
+        }
+        assertTrue(length > 6L * TICKS_PER_ROUND * 200, "lines written: " + length + " characters");
     }
 
     private long writeLines(final SymbolDirectory directory, final TickJson json, final StringBuilder line)
     {
         final long symbol = Alpha.pack8("SYM");
         long length = 0;
-        for (int i = 0; i < 20_000; i++)
+        for (int i = 0; i < TICKS_PER_ROUND / 3; i++)
         {
             length += write(directory, json, line, tick(EventType.INSTRUMENT, i % 500, symbol, 1));
             length += write(directory, json, line, tick(EventType.ADD, i % 500, 100_000 + i, 1));
