@@ -36,6 +36,27 @@ static void record_latency(mdgate_consumer *consumer, int64_t sent)
     mdg_histogram_record(&consumer->latency, nanos, 1);
 }
 
+/* A delivered SESSION tick: the new session reuses stock locates, so every symbol known is forgotten. */
+static void forget_symbols(mdgate_consumer *consumer)
+{
+    memset(consumer->symbols, 0, (MDGATE_MAX_INSTRUMENT_ID + 1) * sizeof(uint64_t));
+}
+
+/*
+ * An INSTRUMENT tick read from the ring or the stream, whether the subscriptions take it or not: it resolves
+ * subscriptions by symbol, and names its instrument's symbol unless it was delivered already (a duplicate may come
+ * from before a SESSION tick that made its symbol stale). As EgressConsumer.onInstrumentRead.
+ */
+static void on_instrument_read(mdgate_consumer *consumer, const uint8_t *tick, const int instrument)
+{
+    const uint64_t symbol = mdg_get64(tick + MDGATE_TICK_ORDER_REFERENCE_OFFSET);
+    mdg_on_instrument(consumer, symbol, instrument);
+    if ((int64_t)mdg_get64(tick + MDGATE_TICK_GATEWAY_SEQUENCE_OFFSET) > consumer->last_delivered)
+    {
+        consumer->symbols[instrument] = symbol;
+    }
+}
+
 static void deliver(mdgate_consumer *consumer, const uint8_t *tick, int64_t sent_epoch_ns)
 {
     const int64_t sequence = (int64_t)mdg_get64(tick + MDGATE_TICK_GATEWAY_SEQUENCE_OFFSET);
@@ -59,9 +80,9 @@ static void deliver(mdgate_consumer *consumer, const uint8_t *tick, int64_t sent
         return;
     }
     consumer->counters.delivered++;
-    if (tick[MDGATE_TICK_EVENT_TYPE_OFFSET] == MDGATE_EVENT_INSTRUMENT)
+    if (tick[MDGATE_TICK_EVENT_TYPE_OFFSET] == MDGATE_EVENT_SESSION)
     {
-        consumer->symbols[instrument] = mdg_get64(tick + MDGATE_TICK_ORDER_REFERENCE_OFFSET);
+        forget_symbols(consumer);
     }
     if ((mdg_get16(tick + MDGATE_TICK_FLAGS_OFFSET) & MDGATE_TICK_REPLAYED_FLAG) != 0)
     {
@@ -83,7 +104,7 @@ static void deliver_from_ring(mdgate_consumer *consumer, const uint8_t *tick)
     const uint8_t event_type = tick[MDGATE_TICK_EVENT_TYPE_OFFSET];
     if (event_type == MDGATE_EVENT_INSTRUMENT)
     {
-        mdg_on_instrument(consumer, mdg_get64(tick + MDGATE_TICK_ORDER_REFERENCE_OFFSET), instrument);
+        on_instrument_read(consumer, tick, instrument);
     }
     if (accepts_from_ring(consumer, instrument, event_type))
     {
@@ -101,7 +122,7 @@ static void deliver_from_stream(mdgate_consumer *consumer, const uint8_t *tick, 
     const uint8_t event_type = tick[MDGATE_TICK_EVENT_TYPE_OFFSET];
     if (event_type == MDGATE_EVENT_INSTRUMENT)
     {
-        mdg_on_instrument(consumer, mdg_get64(tick + MDGATE_TICK_ORDER_REFERENCE_OFFSET), instrument);
+        on_instrument_read(consumer, tick, instrument);
     }
     if (accepts(consumer, instrument, event_type))
     {
@@ -138,6 +159,10 @@ static int deliver_log_run(mdgate_consumer *consumer, const uint8_t *run, int co
             const uint64_t symbol = mdg_get64(tick + MDGATE_TICK_ORDER_REFERENCE_OFFSET);
             mdg_on_instrument(consumer, symbol, instrument);
             consumer->symbols[instrument] = symbol;
+        }
+        else if (tick[MDGATE_TICK_EVENT_TYPE_OFFSET] == MDGATE_EVENT_SESSION)
+        {
+            forget_symbols(consumer);
         }
         const int64_t receive = (int64_t)mdg_get64(tick + MDGATE_TICK_RECEIVE_TIMESTAMP_OFFSET);
         if ((mdg_get16(tick + MDGATE_TICK_FLAGS_OFFSET) & MDGATE_TICK_REPLAYED_FLAG) != 0)

@@ -1,9 +1,14 @@
 /*
  * mdgate-journal-c: reads the ticks of an mdgate journal without a JVM (libmdgate-consumer's journal reader) and
- * prints them as JSON lines, the same objects as `mdgate replay --to json` without symbols, or a count, a summary,
+ * prints them as JSON lines, the same objects as `mdgate replay --to json`, symbols included, or a count, a summary,
  * or the raw 64-byte ticks.
  *
- *   mdgate-journal-c DIR [--from N] [--to N] [--count | --summary | --raw FILE]
+ *   mdgate-journal-c DIR [--from N] [--to N] [--no-symbols] [--count | --summary | --raw FILE]
+ *
+ * The symbols come from the INSTRUMENT ticks of each tick's session, emptied at each SESSION tick, as replay's do.
+ * This reader has no index to find a session's start by, so for a range that does not start at the journal's first
+ * tick it reads every tick before the range (without printing it) to learn them; --no-symbols prints "symbol": null
+ * and reads only from the cycle file that holds --from.
  *
  * Exit codes: 0 done; 1 the journal is damaged or cannot be read (the ticks before the damage were printed, the
  * message is on stderr); 2 bad arguments, or a directory that is not a journal.
@@ -33,14 +38,92 @@ struct options
     uint64_t to;
     enum output output;
     const char *raw;
+    bool no_symbols;
 };
+
+/* Offsets of the tick fields the symbol directory reads (docs/TICK.md). */
+#define TICK_ORDER_REFERENCE_OFFSET 32
+#define TICK_INSTRUMENT_OFFSET 56
+#define TICK_EVENT_OFFSET 62
+#define EVENT_INSTRUMENT 13
+#define EVENT_SESSION 25
+
+/* The symbol of every stock locate the current session named (packed alpha8, 0 for none), as replay keeps it. */
+static uint64_t directory[1 << 16];
+static size_t named;
+
+static uint64_t get_le(const uint8_t *bytes, const int length)
+{
+    uint64_t value = 0;
+    for (int i = length - 1; i >= 0; i--)
+    {
+        value = value << 8 | bytes[i];
+    }
+    return value;
+}
+
+/* Feeds the directory one tick: an INSTRUMENT tick names its locate, a SESSION tick empties the directory. */
+static void learn(const uint8_t *tick)
+{
+    if (tick[TICK_EVENT_OFFSET] == EVENT_SESSION && named > 0)
+    {
+        memset(directory, 0, sizeof directory);
+        named = 0;
+    }
+    else if (tick[TICK_EVENT_OFFSET] == EVENT_INSTRUMENT)
+    {
+        const uint64_t symbol = get_le(tick + TICK_ORDER_REFERENCE_OFFSET, 8);
+        const uint16_t instrument = (uint16_t)get_le(tick + TICK_INSTRUMENT_OFFSET, 2);
+        named += directory[instrument] == 0 && symbol != 0 ? 1 : 0;
+        directory[instrument] = symbol != 0 ? symbol : directory[instrument];
+    }
+}
+
+/*
+ * Writes the tick's symbol as the inside of a JSON string, as TickJson does: trailing spaces removed, '"' and '\'
+ * escaped, other characters outside 0x20..0x7E as \u00XX. @return text, or NULL when the locate has no symbol.
+ */
+static const char *symbol_text(const uint8_t *tick, char text[8 * 6 + 1])
+{
+    const uint64_t packed = directory[(uint16_t)get_le(tick + TICK_INSTRUMENT_OFFSET, 2)];
+    if (packed == 0)
+    {
+        return NULL;
+    }
+    int length = 8;
+    while (length > 0 && (uint8_t)(packed >> ((8 - length) * 8)) == ' ')
+    {
+        length--;
+    }
+    char *at = text;
+    for (int i = 0; i < length; i++)
+    {
+        const uint8_t c = (uint8_t)(packed >> ((7 - i) * 8));
+        if (c == '"' || c == '\\')
+        {
+            *at++ = '\\';
+            *at++ = (char)c;
+        }
+        else if (c < 0x20 || c > 0x7E)
+        {
+            at += sprintf(at, "\\u%04x", c);
+        }
+        else
+        {
+            *at++ = (char)c;
+        }
+    }
+    *at = '\0';
+    return text;
+}
 
 static void usage(FILE *out)
 {
-    fputs("usage: mdgate-journal-c DIR [--from N] [--to N] [--count | --summary | --raw FILE]\n"
+    fputs("usage: mdgate-journal-c DIR [--from N] [--to N] [--no-symbols] [--count | --summary | --raw FILE]\n"
           "  DIR          a journal directory (the one holding mdgate-journal.properties)\n"
           "  --from N     first gateway sequence to print (default: the journal's first)\n"
           "  --to N       last gateway sequence to print (default: the journal's last)\n"
+          "  --no-symbols print \"symbol\": null, and do not read the ticks before --from to learn the symbols\n"
           "  --count      print only the number of ticks\n"
           "  --summary    print one JSON object: roll cycle, cycle files, ticks, first and last sequence\n"
           "  --raw FILE   write the ticks' 64 bytes each, back to back, to FILE (- for stdout)\n"
@@ -99,6 +182,10 @@ static bool parse(const int argc, char **argv, struct options *options)
                 return false;
             }
         }
+        else if (strcmp(arg, "--no-symbols") == 0)
+        {
+            options->no_symbols = true;
+        }
         else if (strcmp(arg, "--raw") == 0)
         {
             if (next == NULL || !set_output(options, OUTPUT_RAW))
@@ -141,11 +228,12 @@ static bool parse(const int argc, char **argv, struct options *options)
     return true;
 }
 
-/* The tick as `mdgate replay --to json` writes it (TickJson, symbols unknown), one line. */
-static void print_json(FILE *out, const uint8_t *tick)
+/* The tick as `mdgate replay --to json` writes it (TickJson), one line; symbols from the directory when given. */
+static void print_json(FILE *out, const uint8_t *tick, const bool symbols)
 {
     char line[1024];
-    mdgate_tick_json(line, sizeof line, tick, NULL);
+    char text[8 * 6 + 1];
+    mdgate_tick_json(line, sizeof line, tick, symbols ? symbol_text(tick, text) : NULL);
     fputs(line, out);
     fputc('\n', out);
 }
@@ -193,11 +281,13 @@ int main(const int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    const bool symbols = options.output == OUTPUT_JSON && !options.no_symbols;
     mdgate_journal *journal = NULL;
     int result = mdgate_journal_open(options.directory, &journal);
     if (result == MDGATE_JOURNAL_OK)
     {
-        result = mdgate_journal_range(journal, options.from, options.to);
+        /* With symbols, from the journal's start: the ticks before --from name the instruments of its session. */
+        result = mdgate_journal_range(journal, symbols ? 0 : options.from, options.to);
     }
     if (result != MDGATE_JOURNAL_OK)
     {
@@ -219,11 +309,19 @@ int main(const int argc, char **argv)
     const uint8_t *tick;
     while ((result = mdgate_journal_next(journal, &tick)) == MDGATE_JOURNAL_OK)
     {
+        if (symbols)
+        {
+            learn(tick);
+            if (mdgate_journal_tick_sequence(tick) < options.from)
+            {
+                continue;
+            }
+        }
         last = mdgate_journal_tick_sequence(tick);
         first = ticks++ == 0 ? last : first;
         if (options.output == OUTPUT_JSON)
         {
-            print_json(out, tick);
+            print_json(out, tick, symbols);
         }
         else if (options.output == OUTPUT_RAW)
         {

@@ -204,7 +204,10 @@ MDGATE_EXPORT int mdgate_consumer_depth(mdgate_consumer *consumer, int instrumen
 /* min(L, D): levels per side of mdgate_consumer_depth, 0 when either keeps none. */
 MDGATE_EXPORT int mdgate_consumer_depth_levels(const mdgate_consumer *consumer);
 
-/* The symbol of an instrument as the publisher or an INSTRUMENT tick named it (alpha8 packed), 0 when unknown. */
+/*
+ * The symbol of an instrument as the publisher or an INSTRUMENT tick read named it (alpha8 packed), 0 when unknown;
+ * a delivered SESSION tick forgets them all (the new session reuses stock locates).
+ */
 MDGATE_EXPORT uint64_t mdgate_consumer_symbol_of(const mdgate_consumer *consumer, int instrument_id);
 
 MDGATE_EXPORT int64_t mdgate_consumer_last_delivered(const mdgate_consumer *consumer);

@@ -4,6 +4,7 @@ import io.mdgate.egress.protocol.ControlMessageDescriptor;
 import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.support.PublisherHarness;
 import io.mdgate.egress.support.MultiProcessDay;
+import io.mdgate.egress.support.Ticks;
 import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmInstance;
 import org.junit.jupiter.api.AfterEach;
@@ -167,6 +168,27 @@ abstract class CConsumerScenarios
             assertEquals(0, summary(process).get("duplicates"), process.err().toString());
         }
         assertTrue(harness.publisher().counters().sharedLogTicks() >= last, "the consumer of all read the shared log");
+    }
+
+    @Test
+    void shouldPrintEachTicksSymbolAndForgetThemAtASessionTickAsTheJavaConsumerDoes() throws Exception
+    {
+        startPublisher(PublisherContext.DEFAULT_SHARED_LOG_SLOTS, "named");
+        final NativeProcess named = consumer("named", "--all", "--format", "json", "--until", "6");
+        named.awaitReady(60);
+
+        harness.publish(Ticks.instrument(1, 7, "MSFT"));
+        harness.publish(Ticks.add(2, 7, 0));
+        harness.publish(Ticks.session(3, 2));
+        harness.publish(Ticks.add(4, 7, 0));
+        harness.publish(Ticks.instrument(5, 7, "IBM"));
+        harness.publish(Ticks.add(6, 7, 0));
+
+        assertEquals(0, named.awaitExit(60), named.err().toString());
+        final List<String> symbols = named.out().stream().filter(line -> !line.isEmpty())
+            .map(line -> line.replaceAll(".*\"symbol\": (null|\"([^\"]*)\"),.*", "$2")).collect(Collectors.toList());
+        assertEquals(List.of("MSFT", "MSFT", "", "", "IBM", "IBM"), symbols,
+            "the new session (tick 3) reuses locate 7: " + named.out());
     }
 
     @Test

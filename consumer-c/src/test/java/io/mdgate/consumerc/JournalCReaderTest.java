@@ -30,6 +30,7 @@ import io.mdgate.core.sim.ItchSessionGenerator;
 import io.mdgate.core.sim.SimulationConfig;
 import io.mdgate.core.tick.ExchangeClock;
 import io.mdgate.core.tick.Normalizer;
+import io.mdgate.core.tick.SymbolDirectory;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.tick.TickJson;
 import io.mdgate.journal.CycleSummary;
@@ -126,28 +127,49 @@ class JournalCReaderTest
     {
         final CTool sanitized = CTool.sanitized();
         readWholeDay(sanitized);
+        final String[] range = { journal.toString(), "--from", Long.toString(cycles.get(1).firstSequence()), "--to",
+            Long.toString(cycles.get(1).firstSequence() + 2_000) };
+        final Run json = sanitized.run(work, range);
+        assertEquals(0, json.exit, json.stderr);
+        assertEquals(CTool.plain().run(work, range).stdout(), json.stdout(), "JSON lines with symbols");
         shouldStopAtATruncatedCycleFile(sanitized);
         shouldStopAtARecordThatIsNotATick(sanitized);
         shouldStopWhereACycleFileIsMissing(sanitized);
     }
 
     @Test
-    void shouldPrintTheSameJsonAsTheJavaToolsForARangeAcrossCycles() throws IOException
+    void shouldPrintTheSameJsonAsTheJavaToolsForARangeAcrossCyclesSymbolsIncluded() throws IOException
     {
         final CycleSummary second = cycles.get(1);
         final long from = second.lastSequence() - 5_000;
         final long to = second.lastSequence() + 5_000;
         final Run run = CTool.plain().run(work, journal.toString(), "--from", Long.toString(from), "--to",
             Long.toString(to));
+        final Run bare = CTool.plain().run(work, journal.toString(), "--from", Long.toString(from), "--to",
+            Long.toString(to), "--no-symbols");
         assertEquals(0, run.exit, run.stderr);
-        final TickJson json = new TickJson(null);
+        assertEquals(0, bare.exit, bare.stderr);
+
+        // What replay writes: symbols from the INSTRUMENT ticks of the session, those before the range included.
+        final SymbolDirectory symbols = new SymbolDirectory();
+        final TickJson json = new TickJson(symbols);
+        final TickJson withoutSymbols = new TickJson(null);
         final UnsafeBuffer buffer = new UnsafeBuffer(ticks);
         final StringBuilder expected = new StringBuilder();
-        for (long sequence = from; sequence <= to; sequence++)
+        final StringBuilder expectedBare = new StringBuilder();
+        for (long sequence = 1; sequence <= to; sequence++)
         {
-            expected.append(json.format(buffer, offsetOf(sequence))).append('\n');
+            symbols.onTick(buffer, offsetOf(sequence));
+            if (sequence >= from)
+            {
+                expected.append(json.format(buffer, offsetOf(sequence))).append('\n');
+                expectedBare.append(withoutSymbols.format(buffer, offsetOf(sequence))).append('\n');
+            }
         }
+        assertTrue(symbols.named() > 50, symbols.named() + " instruments named");
+        assertTrue(expected.indexOf("\"symbol\": \"") >= 0, "the range has ticks with symbols");
         assertEquals(expected.toString(), run.stdout());
+        assertEquals(expectedBare.toString(), bare.stdout());
     }
 
     @Test

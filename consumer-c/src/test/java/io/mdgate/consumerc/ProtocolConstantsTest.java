@@ -228,7 +228,8 @@ class ProtocolConstantsTest
         c.put("MDGATE_MAX_INSTRUMENT_ID", (long)TickLayout.MAX_INSTRUMENT_ID);
         c.put("MDGATE_PRICE_NULL", (long)TopOfBookDescriptor.NULL_PRICE);
         for (final EventType type : List.of(EventType.ADD, EventType.EXECUTE, EventType.EXECUTE_WITH_PRICE,
-            EventType.CANCEL, EventType.DELETE, EventType.REPLACE, EventType.INSTRUMENT, EventType.LEVEL))
+            EventType.CANCEL, EventType.DELETE, EventType.REPLACE, EventType.INSTRUMENT, EventType.SESSION,
+            EventType.LEVEL))
         {
             c.put("MDGATE_EVENT_" + type.name(), (long)type.value());
         }

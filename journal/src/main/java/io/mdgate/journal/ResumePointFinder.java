@@ -42,7 +42,7 @@ final class ResumePointFinder
     private static final short LAST_IN_MESSAGE = TickFlagsEncoder.lastInMessage((short)0, true);
     /** Most ticks one message is normalized into (the event, three LEVEL ticks, a top of book per side). */
     static final int MAX_TICKS_PER_MESSAGE = 6;
-    private static final long NOT_FOUND = -1;
+    static final long NOT_FOUND = -1;
 
     private ResumePointFinder()
     {
@@ -133,11 +133,15 @@ final class ResumePointFinder
         return type == GAP ? sequence + tick.getLong(MATCH_OFFSET, ORDER) : sequence + 1;
     }
 
-    /** @return the ordinal of the session's SESSION tick, or {@link #NOT_FOUND}. */
-    private static long sessionStart(final TickReplay replay, final long total, final int session)
+    /**
+     * @param end     one past the ordinal of a tick of the session: the search looks at the ticks before it.
+     * @param session the session's number.
+     * @return the ordinal of the session's SESSION tick, or {@link #NOT_FOUND}.
+     */
+    static long sessionStart(final TickReplay replay, final long end, final int session)
     {
         long low = 0;
-        long high = total - 1;
+        long high = end - 1;
         while (low < high)
         {
             final long middle = (low + high) >>> 1;
@@ -154,17 +158,17 @@ final class ResumePointFinder
         {
             return low;
         }
-        return scanBackwards(replay, total, session);
+        return scanBackwards(replay, end, session);
     }
 
     /**
-     * Reads the ticks from the end backwards, in chunks read forwards, while they carry the session's number.
+     * Reads the ticks from {@code before} backwards, in chunks read forwards, while they carry the session's number.
      *
      * @return the ordinal of the SESSION tick that starts that run, or {@link #NOT_FOUND}.
      */
-    private static long scanBackwards(final TickReplay replay, final long total, final int session)
+    private static long scanBackwards(final TickReplay replay, final long before, final int session)
     {
-        long end = total;
+        long end = before;
         while (end > 0)
         {
             final long from = Math.max(0, end - SCAN_CHUNK);
@@ -201,7 +205,7 @@ final class ResumePointFinder
         return (tick.getByte(EVENT_TYPE_OFFSET) & 0xFF) == SESSION && sessionOf(tick) == session;
     }
 
-    private static int sessionOf(final UnsafeBuffer tick)
+    static int sessionOf(final UnsafeBuffer tick)
     {
         return tick.getShort(SESSION_ID_OFFSET, ORDER) & 0xFFFF;
     }

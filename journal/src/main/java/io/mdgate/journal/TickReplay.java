@@ -131,6 +131,32 @@ public final class TickReplay implements AutoCloseable
     }
 
     /**
+     * Finds where the session of a tick starts, as a restart does ({@link ResumePointFinder}): a binary search for the
+     * session's first tick (session numbers never decrease through a journal), checked to be its SESSION tick; when
+     * the check fails, the ticks before are read backwards while they carry the session's number. In a well-formed
+     * journal that reads a few dozen ticks, however long the session.
+     *
+     * @param sequence gateway sequence of a tick in the journal.
+     * @return the gateway sequence of the SESSION tick that starts the tick's session, or {@link #NO_SEQUENCE} when
+     *         the tick is not in the journal, or its session's start is not (removed by retention, or a journal
+     *         written before SESSION ticks existed, whose ticks carry session 0).
+     * @throws JournalDamagedException when a tick the index promises cannot be read.
+     */
+    public long sessionStartOf(final long sequence)
+    {
+        final long total = cursor.refresh();
+        final long ordinal = cursor.lowerBound(SEQUENCE_OFFSET, sequence);
+        if (ordinal == total || readSequence(ordinal) != sequence)
+        {
+            return NO_SEQUENCE;
+        }
+        final int session = ResumePointFinder.sessionOf(tick);
+        final long start = session == 0 ? ResumePointFinder.NOT_FOUND :
+            ResumePointFinder.sessionStart(this, ordinal + 1, session);
+        return start == ResumePointFinder.NOT_FOUND ? NO_SEQUENCE : readSequence(start);
+    }
+
+    /**
      * Delivers, in order, the ticks of the range that are in the journal: those from {@code max(fromSequence,
      * first)} to {@code min(toSequence, last journaled)}. A consumer asking for ticks older than the journal keeps
      * (retention) gets the part that remains and sees from the first sequence where it starts.

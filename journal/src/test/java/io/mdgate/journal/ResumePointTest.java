@@ -1,14 +1,18 @@
 package io.mdgate.journal;
 
 import io.mdgate.core.tick.sbe.EventType;
+import io.mdgate.core.tick.sbe.TickEncoder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -255,6 +259,52 @@ class ResumePointTest
         assertEquals(JournalTruth.read(dir).resumePoint().orElseThrow(), first);
     }
 
+    @Test
+    void shouldFindTheSessionTickThatStartsTheSessionOfAnyTick()
+    {
+        final SessionTickStream stream = new SessionTickStream(3_000, 0);
+        write(stream, 12_000);
+        assertTrue(stream.session() >= 3, "the stream changed session " + (stream.session() - 1) + " times");
+        final List<Long> starts = new ArrayList<>();
+        final long[] startOf = new long[12_001];
+        try (JournalReader reader = JournalReader.open(dir); TickReplay replay = reader.newTickReplay())
+        {
+            replay.replay(1, 12_000, (buffer, offset) ->
+            {
+                final long sequence = buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN);
+                if (buffer.getByte(offset + TickEncoder.eventTypeEncodingOffset()) == EventType.SESSION.value())
+                {
+                    starts.add(sequence);
+                }
+                startOf[(int)sequence] = starts.get(starts.size() - 1);
+            });
+            assertEquals(stream.session(), starts.size());
+            for (final long start : starts)
+            {
+                for (final long sequence : new long[] { start, start + 1, start + 1_234, start + 2_999 })
+                {
+                    if (sequence <= 12_000)
+                    {
+                        assertEquals(startOf[(int)sequence], replay.sessionStartOf(sequence), "tick " + sequence);
+                    }
+                }
+            }
+            assertEquals(starts.get(starts.size() - 1), replay.sessionStartOf(12_000));
+            assertEquals(TickReplay.NO_SEQUENCE, replay.sessionStartOf(12_001), "a tick not in the journal");
+        }
+    }
+
+    @Test
+    void shouldFindNoSessionStartInAJournalWithoutSessionTicks()
+    {
+        JournalFixture.write(JournalFixture.context(dir), 1, 20_000);
+
+        try (JournalReader reader = JournalReader.open(dir); TickReplay replay = reader.newTickReplay())
+        {
+            assertEquals(TickReplay.NO_SEQUENCE, replay.sessionStartOf(15_000));
+        }
+    }
+
     private ResumePoint resumePoint()
     {
         try (TickJournal journal = TickJournal.open(JournalFixture.context(dir)))
@@ -297,7 +347,7 @@ class ResumePointTest
         @Override
         public void onTick(final org.agrona.DirectBuffer buffer, final int offset)
         {
-            if (buffer.getLong(offset, java.nio.ByteOrder.LITTLE_ENDIAN) <= last)
+            if (buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN) <= last)
             {
                 handler.onTick(buffer, offset);
             }

@@ -118,6 +118,32 @@ class SharedLogDeliveryTest
     }
 
     @Test
+    void shouldForgetEverySymbolAtASessionTickAndTakeTheNewSessionsNames()
+    {
+        final EgressConsumer consumer = logConsumer();
+        harness.publish(Ticks.instrument(1, 7, "MSFT"));
+        harness.publish(Ticks.instrument(2, 8, "AAPL"));
+        awaitDelivered(consumer, 2);
+        assertEquals(Alpha.pack8("MSFT"), consumer.symbolOf(7));
+
+        harness.publish(Ticks.session(3, 2));
+        harness.publish(Ticks.instrument(4, 7, "IBM"));
+        awaitDelivered(consumer, 4);
+        assertEquals(Alpha.pack8("IBM"), consumer.symbolOf(7), "locate 7 in the new session");
+        assertEquals(0, consumer.symbolOf(8), "locate 8 not named by the new session");
+    }
+
+    private void awaitDelivered(final EgressConsumer consumer, final long sequence)
+    {
+        harness.awaitDrained();
+        Await.until("sequence " + sequence, 30, () ->
+        {
+            consumer.poll((buffer, offset) -> { }, 100);
+            return consumer.lastDeliveredSequence() == sequence;
+        });
+    }
+
+    @Test
     void shouldDeliverTheTicksAfterAMissingRangeInTheLogInOrderOnceTheRangeIsFoundUnrecoverable()
     {
         final EgressConsumer consumer = logConsumer();

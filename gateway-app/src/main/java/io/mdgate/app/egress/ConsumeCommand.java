@@ -1,7 +1,6 @@
 package io.mdgate.app.egress;
 
 import io.mdgate.app.StopSignal;
-import io.mdgate.core.itch.Alpha;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.tick.TickJson;
 import io.mdgate.egress.consumer.ConsumerContext;
@@ -36,16 +35,21 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code mdgate consume}: connects to the egress publisher as a named consumer, subscribes, and prints every tick as
- * a JSON line, or with {@code --stats} one line per interval with the rate, gaps, recoveries and latency
- * percentiles. Stops after {@code --count} ticks, {@code --duration}, or Ctrl-C, then prints a summary line to
- * standard error. Refused consumers and a missing publisher end with exit code 1; bad options with 2.
+ * a JSON line with its symbol where this consumer can know it, or with {@code --stats} one line per interval with
+ * the rate, gaps, recoveries and latency percentiles. Stops after {@code --count} ticks, {@code --duration}, or
+ * Ctrl-C, then prints a summary line to standard error. Refused consumers and a missing publisher end with exit
+ * code 1; bad options with 2.
  */
 @Command(
     name = "consume",
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Consume ticks from the egress publisher: print them as JSON lines, or live statistics with --stats." })
+        "Consume ticks from the egress publisher: print them as JSON lines, or live statistics with --stats.",
+        "A line's symbol comes from the INSTRUMENT ticks this consumer read (live, recovered or in a " +
+            "snapshot; a SESSION tick forgets them) and the publisher's answers to subscriptions by id or symbol. " +
+            "A consumer that joins late with --all is given neither for instruments named before it joined: their " +
+            "symbol is null unless it joins with --snapshot (or --resume-from the session's first sequence)." })
 public final class ConsumeCommand implements Callable<Integer>
 {
     @Spec
@@ -283,20 +287,24 @@ public final class ConsumeCommand implements Callable<Integer>
             counters.snapshotSkipped() + " live ticks it covered dropped, " + counters.snapshotsRefused() + " refused)");
     }
 
-    /** Prints each tick as a JSON line with its symbol when known. */
+    /**
+     * Prints each tick as a JSON line with its symbol when the consumer knows it ({@link EgressConsumer#symbolOf}: the
+     * INSTRUMENT ticks it read, live, recovered or in a snapshot, and the publisher's answers to subscriptions by id
+     * or symbol, forgotten at each SESSION tick).
+     */
     private static final class Printer implements TickHandler
     {
-        private final EgressConsumer consumer;
         private final PrintWriter out;
-        private final TickJson json = new TickJson(null);
+        private final TickJson json;
         private final StringBuilder line = new StringBuilder(320);
+        private char[] chars = new char[320];
         private final long limit;
         private long printed;
 
         Printer(final EgressConsumer consumer, final PrintWriter out, final long limit)
         {
-            this.consumer = consumer;
             this.out = out;
+            this.json = new TickJson(consumer::symbolOf);
             this.limit = limit > 0 ? limit : Long.MAX_VALUE;
         }
 
@@ -310,14 +318,13 @@ public final class ConsumeCommand implements Callable<Integer>
                 return; // a poll may deliver a few more than --count asked for; --count counts live ticks
             }
             line.setLength(0);
-            json.appendTo(buffer, offset, line);
-            final long symbol = consumer.symbolOf(buffer.getShort(offset + 56, ByteOrder.LITTLE_ENDIAN) & 0xFFFF);
-            final int at = line.indexOf("\"symbol\": null");
-            if (symbol != 0 && at >= 0)
+            json.appendTo(buffer, offset, line).append(System.lineSeparator());
+            if (line.length() > chars.length)
             {
-                line.replace(at, at + 14, "\"symbol\": \"" + Alpha.unpack8(symbol).trim() + "\"");
+                chars = new char[Math.max(line.length(), chars.length * 2)];
             }
-            out.append(line).append(System.lineSeparator());
+            line.getChars(0, line.length(), chars, 0);
+            out.write(chars, 0, line.length()); // append(CharSequence) would make a String of the line
         }
     }
 

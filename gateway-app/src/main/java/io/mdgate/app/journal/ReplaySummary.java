@@ -34,6 +34,8 @@ final class ReplaySummary implements TickHandler, PacketHandler
     private long firstTime;
     private long lastTime;
     private long elapsedNanos;
+    private long symbolTicks;
+    private long symbolNanos;
 
     /**
      * @param source  "ticks" or "packets".
@@ -85,6 +87,13 @@ final class ReplaySummary implements TickHandler, PacketHandler
         this.elapsedNanos = nanos;
     }
 
+    /** Records the read of the session's ticks before the range that found the symbols named there. */
+    void symbolScan(final long ticks, final long nanos)
+    {
+        this.symbolTicks = ticks;
+        this.symbolNanos = nanos;
+    }
+
     long records()
     {
         return records;
@@ -116,7 +125,13 @@ final class ReplaySummary implements TickHandler, PacketHandler
         text.append(String.format(Locale.ROOT, " in %.3f s, %s %s/s", elapsedNanos / 1e9,
             ProgressBar.rate(rate()), source));
         text.append(speed > 0 ? String.format(Locale.ROOT, " at %sx the recorded pace", speed) : "");
-        return text.append(", to ").append(output).toString();
+        text.append(", to ").append(output);
+        if (symbolTicks > 0)
+        {
+            text.append(String.format(Locale.ROOT, "; symbols from %,d ticks of the session before the range, " +
+                "read in %.3f s", symbolTicks, symbolNanos / 1e9));
+        }
+        return text.toString();
     }
 
     String json()

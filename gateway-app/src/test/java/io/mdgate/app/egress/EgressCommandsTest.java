@@ -5,6 +5,8 @@ import io.mdgate.app.JsonLines;
 import org.junit.jupiter.api.AfterEach;
 import io.mdgate.app.journal.RecordCommand;
 import io.mdgate.app.sim.SimCommand;
+import io.mdgate.core.sim.ItchSessionGenerator;
+import io.mdgate.core.sim.SimulationConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -17,8 +19,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -91,6 +95,7 @@ class EgressCommandsTest
             final int instrument = Integer.parseInt(tick.replaceAll(".*\"instrument\": (\\d+).*", "$1"));
             assertTrue(instrument <= 3, "only instruments 1, 2, 3 and market-wide events: " + tick);
         }
+        assertSymbols(ticks, 20, false);
         final List<String> stats = lines(all.out);
         assertFalse(stats.isEmpty());
         assertTrue(stats.get(stats.size() - 1).matches("rate \\d+ ticks/s \\| delivered \\d+ .*unrecovered 0, laps \\d+ " +
@@ -147,6 +152,7 @@ class EgressCommandsTest
         {
             assertTrue(ticks.get(i).startsWith("{\"gatewaySequence\": " + (i + 1) + ","), ticks.get(i));
         }
+        assertSymbols(ticks, 10, true);
     }
 
     @Test
@@ -246,15 +252,37 @@ class EgressCommandsTest
             previous = sequenceOf(tick);
         }
         assertTrue(late.err.toString().contains("snapshots 1 (" + snapshotTicks + " ticks"), late.err.toString());
+        assertSymbols(ticks, 5, true);
     }
 
-    @Test
-    void shouldRefuseAConsumeWithSnapshotAndResumeFrom()
+    /**
+     * Every tick of an instrument carries the symbol the simulator (seed 1, as publish and sim default to) gave its
+     * locate, from the INSTRUMENT ticks the consumer read (live, recovered or in the snapshot) or the publisher's
+     * answer; market-wide ticks none.
+     *
+     * @param fromFirst whether the consumer read each instrument's INSTRUMENT tick before its other ticks. When not
+     *                  (it subscribed while the directory went by), the ticks read before the publisher's answer
+     *                  (which a poll reads after the ring) have none, but once one has its symbol every later one has.
+     */
+    private static void assertSymbols(final List<String> ticks, final int instruments, final boolean fromFirst)
     {
-        final Run bad = new Run(new ConsumeCommand());
-        assertEquals(2, bad.execute("--consumer", "a", "--token", "b", "--all", "--snapshot", "--resume-from", "5"));
-        assertTrue(bad.err.toString().startsWith("--snapshot and --resume-from exclude each other"),
-            bad.err.toString());
+        final ItchSessionGenerator simulator =
+            new ItchSessionGenerator(new SimulationConfig().seed(1).instruments(instruments).conclude());
+        final Set<Integer> named = new HashSet<>();
+        for (final String tick : ticks)
+        {
+            final int instrument = instrumentOf(tick);
+            final String symbol = tick.replaceAll(".*\"symbol\": (null|\"([^\"]*)\"),.*", "$2");
+            if (instrument == 0 || fromFirst || named.contains(instrument) || !symbol.isEmpty())
+            {
+                assertEquals(instrument == 0 ? "" : simulator.symbol(instrument), symbol, tick);
+            }
+            if (!symbol.isEmpty())
+            {
+                named.add(instrument);
+            }
+        }
+        assertTrue(!fromFirst || named.size() == instruments, "instruments named: " + named);
     }
 
     private static long sequenceOf(final String tick)

@@ -1,5 +1,6 @@
 package io.mdgate.app.journal;
 
+import io.mdgate.core.itch.Alpha;
 import io.mdgate.core.tick.TickJson;
 import io.mdgate.core.tick.sbe.EventType;
 import io.mdgate.core.tick.sbe.Side;
@@ -76,10 +77,16 @@ class JournalToolsTest
             (short)(TickFlagsEncoder.lastInMessage((short)0, true) | TickFlagsEncoder.nonPrintable((short)0, true)),
             TickEncoder.BYTE_ORDER);
 
-        final String row = new TickCsv().appendTo(buffer, 0, new StringBuilder()).toString();
+        final String row = new TickCsv(null).appendTo(buffer, 0, new StringBuilder()).toString();
+        final String named = new TickCsv(instrument -> instrument == 12 ? Alpha.pack8("BRK A") : 0)
+            .appendTo(buffer, 0, new StringBuilder()).toString();
+        final String quoted = new TickCsv(instrument -> Alpha.pack8("A,\"B"))
+            .appendTo(buffer, 0, new StringBuilder()).toString();
 
-        assertEquals("42,7," + OPEN + "," + (OPEN + 5) + ",12,1,EXECUTE_WITH_PRICE,S,123.4500,300,99,100," +
+        assertEquals("42,7," + OPEN + "," + (OPEN + 5) + ",12,,1,EXECUTE_WITH_PRICE,S,123.4500,300,99,100," +
             "lastInMessage|nonPrintable", row);
+        assertEquals(row.replace(",12,,1,", ",12,BRK A,1,"), named);
+        assertEquals(row.replace(",12,,1,", ",12,\"A,\"\"B\",1,"), quoted);
         final String json = new TickJson(null).format(buffer, 0);
         assertTrue(json.contains("\"price\": \"123.4500\"") && json.contains("\"event\": \"EXECUTE_WITH_PRICE\""), json);
     }

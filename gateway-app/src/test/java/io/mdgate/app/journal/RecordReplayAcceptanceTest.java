@@ -137,11 +137,15 @@ class RecordReplayAcceptanceTest
         return ((Number)DECODED.get(sequence).get("exchangeTimestamp")).longValue();
     }
 
-    /** Each line is the tick with the next sequence, equal to the decode path's but for receive time and symbol. */
+    /**
+     * Each line is the tick with the next sequence, equal to the decode path's but for receive time: the symbol too,
+     * which the replay found in the ticks of the session before the range.
+     */
     private static void assertTicks(final List<String> lines, final long from, final long to)
     {
         assertEquals(to - from + 1, lines.size());
         long expected = from;
+        int named = 0;
         for (final String line : lines)
         {
             final Map<String, Object> tick = new HashMap<>(MiniJson.parseObject(line));
@@ -150,10 +154,10 @@ class RecordReplayAcceptanceTest
             assertTrue(receive >= time(expected), "receive time " + receive + " before exchange time: " + line);
             final Map<String, Object> decoded = new HashMap<>(DECODED.get(expected));
             decoded.remove("receiveTimestamp");
-            decoded.remove("symbol");
-            tick.remove("symbol");
             assertEquals(decoded, tick);
+            named += tick.get("symbol") != null ? 1 : 0;
             expected++;
         }
+        assertTrue(named > lines.size() / 2, named + " of " + lines.size() + " ticks with a symbol");
     }
 }

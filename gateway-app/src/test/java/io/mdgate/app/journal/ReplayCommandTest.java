@@ -113,7 +113,7 @@ class ReplayCommandTest
         for (int i = 1; i < lines.size(); i++)
         {
             assertTrue(lines.get(i).startsWith((99 + i) + ","), lines.get(i));
-            assertEquals(13, lines.get(i).split(",", -1).length, lines.get(i));
+            assertEquals(14, lines.get(i).split(",", -1).length, lines.get(i));
         }
     }
 

@@ -9,7 +9,7 @@ import java.util.Arrays;
  * Directory, the trading state from Stock Trading Action, and how many book events it had (to rank the most
  * active). Fixed-size arrays indexed by locate, allocated once. Not thread-safe: owned by the book's thread.
  */
-public final class InstrumentDirectory
+public final class InstrumentDirectory implements SymbolLookup
 {
     /** Trading state before any Stock Trading Action was seen. */
     public static final char UNKNOWN_STATE = ' ';
@@ -60,6 +60,7 @@ public final class InstrumentDirectory
     }
 
     /** @return the packed symbol, or {@link #NO_SYMBOL}. */
+    @Override
     public long symbol(final int instrument)
     {
         return contains(instrument) ? symbols[instrument] : NO_SYMBOL;

@@ -67,6 +67,23 @@ public final class Alpha
         return sb.toString();
     }
 
+    /** @return characters of a packed 8-character field without its trailing spaces; does not allocate. */
+    public static int length8(final long packed)
+    {
+        int length = 8;
+        while (length > 0 && charAt8(packed, length - 1) == ' ')
+        {
+            length--;
+        }
+        return length;
+    }
+
+    /** @return character {@code index} (0 = first) of a packed 8-character field. */
+    public static char charAt8(final long packed, final int index)
+    {
+        return (char)((packed >>> ((7 - index) * 8)) & 0xFF);
+    }
+
     public static String unpack8(final long packed)
     {
         return unpack(packed, 8);

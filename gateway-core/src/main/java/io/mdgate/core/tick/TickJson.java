@@ -1,6 +1,8 @@
 package io.mdgate.core.tick;
 
 import io.mdgate.core.book.InstrumentDirectory;
+import io.mdgate.core.book.SymbolLookup;
+import io.mdgate.core.itch.Alpha;
 import io.mdgate.core.tick.sbe.EventType;
 import io.mdgate.core.tick.sbe.Price4Decoder;
 import io.mdgate.core.tick.sbe.TickDecoder;
@@ -8,26 +10,30 @@ import io.mdgate.core.tick.sbe.TickEncoder;
 import io.mdgate.core.tick.sbe.TickFlagsDecoder;
 import org.agrona.DirectBuffer;
 
-import java.util.Locale;
-
 /**
  * Writes a tick as one JSON object on one line, for tools ({@code mdgate decode --ticks}) and logs. Keys, in this
  * order and always present: {@code gatewaySequence, exchangeSequence, exchangeTimestamp, receiveTimestamp,
  * instrument, symbol, sessionId, event, side, price, quantity, orderReference, matchOrNewReference, flags}.
  * {@code price} is a decimal string with four places, or null; {@code symbol} comes from the instrument directory
- * when one is given and known, else null; {@code flags} lists the names of the set flags. Field meanings per event
- * are in docs/TICK.md. Reuses one builder: not thread-safe, and not for the hot path.
+ * when one is given and knows the instrument (trailing spaces removed), else null; {@code flags} lists the names of
+ * the set flags. Field meanings per event are in docs/TICK.md. {@link #appendTo} allocates nothing but what the
+ * builder grows by (and the text of a uint64 of 2^63 or more). Reuses one builder: not thread-safe, and not for the
+ * hot path.
  */
 public final class TickJson
 {
+    private static final String[] EVENT_NAMES = eventNames();
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
     private final TickDecoder decoder = new TickDecoder();
     private final StringBuilder builder = new StringBuilder(512);
-    private final InstrumentDirectory instruments;
+    private final SymbolLookup instruments;
 
     /**
-     * @param instruments to look symbols up in, or null to write {@code "symbol": null}.
+     * @param instruments to look symbols up in (the books' {@link InstrumentDirectory}, a {@link SymbolDirectory}),
+     *                    or null to write {@code "symbol": null}.
      */
-    public TickJson(final InstrumentDirectory instruments)
+    public TickJson(final SymbolLookup instruments)
     {
         this.instruments = instruments;
     }
@@ -44,9 +50,9 @@ public final class TickJson
     public StringBuilder appendTo(final DirectBuffer buffer, final int offset, final StringBuilder out)
     {
         final TickDecoder tick = decoder.wrap(buffer, offset, TickEncoder.BLOCK_LENGTH, TickEncoder.SCHEMA_VERSION);
-        out.append("{\"gatewaySequence\": ").append(Long.toUnsignedString(tick.gatewaySequence()))
-            .append(", \"exchangeSequence\": ").append(Long.toUnsignedString(tick.exchangeSequence()))
-            .append(", \"exchangeTimestamp\": ").append(tick.exchangeTimestamp())
+        unsigned(tick.gatewaySequence(), out.append("{\"gatewaySequence\": "));
+        unsigned(tick.exchangeSequence(), out.append(", \"exchangeSequence\": "));
+        out.append(", \"exchangeTimestamp\": ").append(tick.exchangeTimestamp())
             .append(", \"receiveTimestamp\": ").append(tick.receiveTimestamp())
             .append(", \"instrument\": ").append(tick.instrumentId())
             .append(", \"symbol\": ");
@@ -56,12 +62,18 @@ public final class TickJson
             .append(", \"side\": \"").append((char)tick.sideRaw()).append('"')
             .append(", \"price\": ");
         price(tick.price().mantissa(), out);
-        out.append(", \"quantity\": ").append(tick.quantity())
-            .append(", \"orderReference\": ").append(Long.toUnsignedString(tick.orderReference()))
-            .append(", \"matchOrNewReference\": ").append(Long.toUnsignedString(tick.matchOrNewReference()))
-            .append(", \"flags\": [");
+        out.append(", \"quantity\": ").append(tick.quantity());
+        unsigned(tick.orderReference(), out.append(", \"orderReference\": "));
+        unsigned(tick.matchOrNewReference(), out.append(", \"matchOrNewReference\": "));
+        out.append(", \"flags\": [");
         flags(tick.flags(), out);
         return out.append("]}");
+    }
+
+    /** Appends a uint64 as its decimal digits; allocates only for values of 2^63 and above. */
+    public static StringBuilder unsigned(final long value, final StringBuilder out)
+    {
+        return value >= 0 ? out.append(value) : out.append(Long.toUnsignedString(value));
     }
 
     /** Appends a Price(4) mantissa as a quoted decimal with four places, or null. */
@@ -88,23 +100,23 @@ public final class TickJson
 
     private void symbol(final int instrument, final StringBuilder out)
     {
-        final String symbol = instruments == null ? "" : instruments.symbolText(instrument);
-        if (symbol.isEmpty())
+        final long packed = instruments == null ? InstrumentDirectory.NO_SYMBOL : instruments.symbol(instrument);
+        if (packed == InstrumentDirectory.NO_SYMBOL)
         {
             out.append("null");
             return;
         }
         out.append('"');
-        for (int i = 0; i < symbol.length(); i++)
+        for (int i = 0, length = Alpha.length8(packed); i < length; i++)
         {
-            final char c = symbol.charAt(i);
+            final char c = Alpha.charAt8(packed, i);
             if (c == '"' || c == '\\')
             {
                 out.append('\\').append(c);
             }
             else if (c < 0x20 || c > 0x7E)
             {
-                out.append(String.format(Locale.ROOT, "\\u%04x", (int)c));
+                out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
             }
             else
             {
@@ -116,14 +128,20 @@ public final class TickJson
 
     private static String eventName(final short raw)
     {
+        return raw >= 0 && raw < EVENT_NAMES.length && EVENT_NAMES[raw] != null ? EVENT_NAMES[raw] : "UNKNOWN_" + raw;
+    }
+
+    private static String[] eventNames()
+    {
+        final String[] names = new String[256];
         for (final EventType type : EventType.values())
         {
-            if (type.value() == raw && type != EventType.NULL_VAL)
+            if (type != EventType.NULL_VAL)
             {
-                return type.name();
+                names[type.value()] = type.name();
             }
         }
-        return "UNKNOWN_" + raw;
+        return names;
     }
 
     private static void flags(final TickFlagsDecoder flags, final StringBuilder out)

@@ -77,6 +77,7 @@ public final class EgressConsumer implements AutoCloseable
     private static final int CONTROL_MESSAGES_PER_POLL = 32;
     private static final long HIGHEST_LATENCY_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final byte INSTRUMENT_EVENT = (byte)EventType.INSTRUMENT.value();
+    private static final byte SESSION_EVENT = (byte)EventType.SESSION.value();
 
     private final EgressTransport transport;
     private final ConsumerContext context;
@@ -651,7 +652,7 @@ public final class EgressConsumer implements AutoCloseable
         final byte eventType = buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET);
         if (eventType == INSTRUMENT_EVENT)
         {
-            granted.onInstrument(buffer.getLong(offset + TickLayout.ORDER_REFERENCE_OFFSET, LE), instrument);
+            onInstrumentRead(buffer, offset, instrument);
         }
         if (granted.acceptsFromRing(instrument, eventType))
         {
@@ -669,7 +670,7 @@ public final class EgressConsumer implements AutoCloseable
         final byte eventType = buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET);
         if (eventType == INSTRUMENT_EVENT)
         {
-            granted.onInstrument(buffer.getLong(offset + TickLayout.ORDER_REFERENCE_OFFSET, LE), instrument);
+            onInstrumentRead(buffer, offset, instrument);
         }
         if (granted.accepts(instrument, eventType))
         {
@@ -700,10 +701,9 @@ public final class EgressConsumer implements AutoCloseable
             return;
         }
         counters.delivered++;
-        if (buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET) == INSTRUMENT_EVENT)
+        if (buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET) == SESSION_EVENT)
         {
-            symbols.put(buffer.getShort(offset + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF,
-                buffer.getLong(offset + TickLayout.ORDER_REFERENCE_OFFSET, LE));
+            symbols.clear(); // a new session reuses stock locates
         }
         if ((buffer.getShort(offset + TickLayout.FLAGS_OFFSET, LE) & TickLayout.REPLAYED_FLAG) != 0)
         {
@@ -751,9 +751,14 @@ public final class EgressConsumer implements AutoCloseable
                 break;
             }
             lastDelivered = sequence;
-            if (buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET) == INSTRUMENT_EVENT)
+            final byte eventType = buffer.getByte(offset + TickLayout.EVENT_TYPE_OFFSET);
+            if (eventType == INSTRUMENT_EVENT)
             {
                 onInstrumentTick(buffer, offset);
+            }
+            else if (eventType == SESSION_EVENT)
+            {
+                symbols.clear();
             }
             final long receive = buffer.getLong(offset + TickLayout.RECEIVE_TIMESTAMP_OFFSET, LE);
             if ((buffer.getShort(offset + TickLayout.FLAGS_OFFSET, LE) & TickLayout.REPLAYED_FLAG) != 0)
@@ -780,6 +785,21 @@ public final class EgressConsumer implements AutoCloseable
         recordLatency(bucketLow, inBucket);
         counters.delivered += delivered;
         return delivered;
+    }
+
+    /**
+     * An INSTRUMENT tick read from the ring or the stream, whether the subscriptions take it or not: it resolves
+     * subscriptions by symbol, and names its instrument's symbol unless it was delivered already (a duplicate may
+     * come from before a SESSION tick that made its symbol stale).
+     */
+    private void onInstrumentRead(final DirectBuffer buffer, final int offset, final int instrument)
+    {
+        final long symbol = buffer.getLong(offset + TickLayout.ORDER_REFERENCE_OFFSET, LE);
+        granted.onInstrument(symbol, instrument);
+        if (buffer.getLong(offset + TickLayout.GATEWAY_SEQUENCE_OFFSET, LE) > lastDelivered)
+        {
+            symbols.put(instrument, symbol);
+        }
     }
 
     private void onInstrumentTick(final DirectBuffer buffer, final int offset)
@@ -1047,7 +1067,9 @@ public final class EgressConsumer implements AutoCloseable
 
     /**
      * @return the symbol of an instrument, packed as {@code Alpha.pack8}, as the publisher's answers and the
-     *         {@code INSTRUMENT} ticks delivered named it; 0 when unknown.
+     *         {@code INSTRUMENT} ticks named it (every one this consumer read, live, recovered or in a snapshot, also
+     *         those its subscriptions did not take, such as one that came just before its subscription was answered);
+     *         0 when unknown. A delivered {@code SESSION} tick forgets every symbol: a new session reuses locates.
      */
     public long symbolOf(final int instrumentId)
     {
