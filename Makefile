@@ -77,7 +77,7 @@ setup: ## Install the OS packages mdgate needs (deploy/setup.sh; root installs, 
 build: setup ## Build every module, tests compiled but not run.
 	$(MAVEN) -DskipTests package
 
-test: setup ## Every test suite: the host's (all tags but softroce), then the Soft-RoCE guest's (what .ci/run does).
+test: setup ## Every test suite: the host's (all tags but softroce), the Soft-RoCE guest's, the two-host bed (what .ci/run does).
 	@echo "test: host suite (mvn verify, every tag; softroce runs in the guest below)"
 	$(MAVEN) verify -Dmdgate.test.groups= -Dmdgate.test.excludedGroups=
 	@echo "test: host suite passed; Soft-RoCE guest run (tests tagged softroce, perftest, VerbsBenchmark)"
@@ -86,6 +86,9 @@ test: setup ## Every test suite: the host's (all tags but softroce), then the So
 	$(SOFTROCE_RUN) --out $$out || rc=$$?; \
 	if [[ -d $$out ]]; then ln -sfn $$(basename $$out) target/softroce/latest; fi; \
 	deploy/softroce/tests/test-summary.sh $$out $$rc
+	@echo "test: two-host bed (mdgate run over verbs on guest a, consumers on guest b, the link cut mid-stream)"
+	pair=target/softroce-pair/$$(date -u +%Y%m%d-%H%M%S); rc=0; $(SOFTROCE_PAIR_RUN) --out $$pair || rc=$$?; \
+	if [[ -d $$pair ]]; then ln -sfn $$(basename $$pair) target/softroce-pair/latest; fi; exit $$rc
 
 test-unit: setup ## Build and run the quick tests (no slow, netns or softroce tags).
 	$(MAVEN) verify -Dmdgate.test.excludedGroups=$(UNIT_EXCLUDED_TAGS)
