@@ -533,16 +533,11 @@ public final class Gateway implements AutoCloseable
         final int depthLevels, final PrintStream err)
     {
         final long start = System.nanoTime();
-        final BookRestore restore = new BookRestore(normalizer);
         // The books leave out the ticks of a message a crash left partial: it is normalized again from the feed.
-        final long bookEnd = point.lastWholeMessageSequence();
+        final BookRestore restore = new BookRestore(normalizer).upTo(point.lastWholeMessageSequence());
         journal.replaySession(point, (buffer, offset) ->
         {
-            if (buffer.getLong(offset + TickEncoder.gatewaySequenceEncodingOffset(), TickEncoder.BYTE_ORDER) <=
-                bookEnd)
-            {
-                restore.onTick(buffer, offset);
-            }
+            restore.onTick(buffer, offset);
             if (buffer.getByte(offset + TickEncoder.eventTypeEncodingOffset()) != EventType.LEVEL.value())
             {
                 publisher.restoreTick(buffer, offset);

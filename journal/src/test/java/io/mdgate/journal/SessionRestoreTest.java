@@ -172,15 +172,8 @@ class SessionRestoreTest
 
             final OrderBooks books = SimulatedFeed.books();
             final Normalizer normalizer = feed.normalizer(books, resumed, point.nextGatewaySequence());
-            final BookRestore bookRestore = new BookRestore(normalizer);
-            journal.replaySession(point, (buffer, offset) ->
-            {
-                if (buffer.getLong(offset + TickEncoder.gatewaySequenceEncodingOffset(), TickEncoder.BYTE_ORDER) <=
-                    point.lastWholeMessageSequence())
-                {
-                    bookRestore.onTick(buffer, offset);
-                }
-            });
+            final BookRestore bookRestore = new BookRestore(normalizer).upTo(point.lastWholeMessageSequence());
+            journal.replaySession(point, bookRestore);
             assertEquals(0, bookRestore.topOfBookMismatches());
             normalizer.resume(point.sessionNumber(), point.lastExchangeTimestamp(), point.partialTicks(),
                 point.nextExchangeSequence());

@@ -39,6 +39,7 @@ import java.nio.ByteOrder;
 public final class BookRestore implements TickHandler
 {
     private static final ByteOrder ORDER = TickEncoder.BYTE_ORDER;
+    private static final int GATEWAY_SEQUENCE_OFFSET = TickEncoder.gatewaySequenceEncodingOffset();
     private static final int EXCHANGE_SEQUENCE_OFFSET = TickEncoder.exchangeSequenceEncodingOffset();
     private static final int REFERENCE_OFFSET = TickEncoder.orderReferenceEncodingOffset();
     private static final int MATCH_OFFSET = TickEncoder.matchOrNewReferenceEncodingOffset();
@@ -77,6 +78,8 @@ public final class BookRestore implements TickHandler
     /**
      * @param normalizer a normalizer that has not normalized yet; its books and directory are rebuilt.
      */
+    private long lastGatewaySequence = Long.MAX_VALUE;
+
     public BookRestore(final Normalizer normalizer)
     {
         this.normalizer = normalizer;
@@ -84,9 +87,25 @@ public final class BookRestore implements TickHandler
         this.instruments = books.instruments();
     }
 
+    /**
+     * Leaves out every tick after this gateway sequence: the ticks of a message a crash left partly journaled, which
+     * the normalizer makes again from the feed ({@link Normalizer#resume(int, long, int, long)}).
+     *
+     * @return this.
+     */
+    public BookRestore upTo(final long lastGatewaySequence)
+    {
+        this.lastGatewaySequence = lastGatewaySequence;
+        return this;
+    }
+
     @Override
     public void onTick(final DirectBuffer buffer, final int offset)
     {
+        if (buffer.getLong(offset + GATEWAY_SEQUENCE_OFFSET, ORDER) > lastGatewaySequence)
+        {
+            return;
+        }
         ticks++;
         if ((buffer.getShort(offset + FLAGS_OFFSET, ORDER) & TickBatch.LAST_IN_MESSAGE) != 0)
         {

@@ -113,6 +113,27 @@ class BookRestoreTest
     }
 
     @Test
+    void shouldLeaveOutEveryTickAfterTheLastSequenceItWasGiven()
+    {
+        final RecordingTickHandler whole = day.normalize(1, 30_000, null);
+        final Normalizer upTo = day.normalizer(new RecordingTickHandler(), 1);
+        final Normalizer all = day.normalizer(new RecordingTickHandler(), 1);
+        final BookRestore partial = new BookRestore(upTo).upTo(whole.tick(20_000).gatewaySequence());
+        final BookRestore complete = new BookRestore(all);
+        for (int i = 0; i < whole.size(); i++)
+        {
+            partial.onTick(whole.tick(i).buffer(), 0);
+            if (i <= 20_000)
+            {
+                complete.onTick(whole.tick(i).buffer(), 0);
+            }
+        }
+        assertEquals(20_001, partial.ticks());
+        assertEquals(complete.orderEvents(), partial.orderEvents());
+        assertEquals(all.books().orderCount(), upTo.books().orderCount());
+    }
+
+    @Test
     void shouldCountATopOfBookTickTheRebuiltBookDisagreesWith()
     {
         final RecordingTickHandler whole = day.normalize(1, 30_000, null);

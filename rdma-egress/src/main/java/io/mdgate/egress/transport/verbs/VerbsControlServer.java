@@ -23,8 +23,12 @@ final class VerbsControlServer implements ControlServer, VerbsResource
     private final Consumer<VerbsControlChannel> track;
     private final Consumer<String> log;
     private long failures;
+    /** Reports of dropped stale requests before they are only counted. */
+    private static final int STALE_LOGS = 10;
+
     private boolean closed;
     private long staleAtClose;
+    private int staleLogged;
 
     VerbsControlServer(final long listener, final int[] params, final int maxMessageLength, final int pollBatch,
         final Consumer<VerbsControlChannel> track, final Consumer<String> log)
@@ -45,7 +49,17 @@ final class VerbsControlServer implements ControlServer, VerbsResource
         {
             return null;
         }
+        final long staleBefore = VerbsNative.listenerStale0(listener);
         final long handle = VerbsNative.accept0(listener, params);
+        final long stale = VerbsNative.listenerStale0(listener) - staleBefore;
+        if (stale > 0 && staleLogged++ < STALE_LOGS)
+        {
+            // Said, not only counted: a set-up that fails for every request (a queue depth the device refuses)
+            // looks like this too, and must not pass for consumers that merely gave up.
+            log.accept("dropped " + stale + " control connection request(s) that could not be set up, most likely " +
+                "because the consumer had given up waiting: " + VerbsNative.lastError() +
+                (staleLogged == STALE_LOGS ? " (further ones only counted: egress.connections_stale)" : ""));
+        }
         if (handle == 0)
         {
             return null;
