@@ -25,6 +25,7 @@ import io.mdgate.egress.publisher.EgressPublisher;
 import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.transport.EgressTransport;
 import io.mdgate.journal.JournalContext;
+import io.mdgate.journal.JournalSpaceException;
 import io.mdgate.journal.TickJournal;
 import io.mdgate.journal.ResumePoint;
 import io.mdgate.journal.TickReplay;
@@ -227,6 +228,8 @@ public final class Gateway implements AutoCloseable
         }
         catch (final RuntimeException | Error ex)
         {
+            // Kept in the run's error log too: `mdgate errors` says why the last start was refused.
+            counters.errorLog().record(ex);
             closeResources();
             counters.close();
             throw ex;
@@ -324,6 +327,16 @@ public final class Gateway implements AutoCloseable
             }
         }
         return false;
+    }
+
+    /**
+     * @return why the journal stopped appending, when its filesystem had no room (at start, while running or while
+     * draining at close), else null. Every tick up to its {@code lastSequence()} is journaled, and none after it was
+     * published. Any thread.
+     */
+    public JournalSpaceException journalNoSpace()
+    {
+        return journal == null ? null : journal.agent().noSpace();
     }
 
     /** @return where the consumers connect. */

@@ -1,5 +1,6 @@
 package io.mdgate.runtime;
 
+import io.mdgate.journal.JournalSpaceException;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.errors.DistinctErrorLog;
 import org.agrona.concurrent.status.AtomicCounter;
@@ -33,8 +34,10 @@ final class GatewayErrorHandler implements ErrorHandler
     {
         errors.increment();
         final boolean recorded = log.record(throwable);
-        final String line = "mdgate run: " + Thread.currentThread().getName() + ": " + Causes.reason(throwable) +
-            (recorded ? "" : " (the error log is full)");
+        // A full journal is the operator's to fix, not a fault of the core thread that met it: said as the journal's.
+        final String where = throwable instanceof JournalSpaceException ? "journal: " + throwable.getMessage() :
+            Thread.currentThread().getName() + ": " + Causes.reason(throwable);
+        final String line = "mdgate run: " + where + (recorded ? "" : " (the error log is full)");
         synchronized (held)
         {
             if (starting)

@@ -1,15 +1,19 @@
 package io.mdgate.journal;
 
+import io.mdgate.core.tick.ControlledTickHandler;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.ticklog.TickLogReader;
 import org.agrona.DirectBuffer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.Position;
+
+import java.nio.file.Path;
+import java.util.function.LongSupplier;
 
 /**
  * The journal's duty cycle: drains the ring the core fills through the {@link JournalPublisher}, appends each tick
@@ -21,6 +25,12 @@ import org.agrona.concurrent.status.Position;
  * {@code AgentRunner}, or an {@code AgentInvoker} on one thread). {@link #onClose()} drains what is left in the
  * ring, then closes the appenders: stop publishing before closing the agent. Its thread updates the journal's
  * counters ({@link JournalCounterDescriptor}) as it appends, {@code journal.position} with the journaled position.
+ * <p>
+ * When the filesystem has no room for the next record ({@link JournalWriter#NO_SPACE}), that record and everything
+ * after it stay where they are (in the ring, unread in the tick log, so a reader following the journal never sees
+ * them), {@code journal.no_space} becomes 1 and the duty cycle throws a {@link JournalSpaceException}, once, which
+ * ends the agent's runner; from then on the agent appends nothing. (A filesystem with less than
+ * {@link JournalSpace#START_FREE_BYTES} free is refused before, when the journal opens.)
  */
 public final class JournalAgent implements Agent
 {
@@ -31,8 +41,12 @@ public final class JournalAgent implements Agent
     private final Retention retention;
     private final SingleChronicleQueue ticks;
     private final SingleChronicleQueue packets;
-    private final MessageHandler handler = this::onMessage;
-    private final TickHandler logAppender = this::appendFromLog;
+    private final ControlledMessageHandler handler = this::onMessage;
+    private final ControlledTickHandler logAppender = this::appendFromLog;
+    private final Path directory;
+    private final LongSupplier freeBytes;
+    private final AtomicCounter noSpaceState;
+    private volatile JournalSpaceException noSpace;
     private TickLogReader tickSource;
     private TickHandler appended;
     private final AtomicCounter position;
@@ -47,8 +61,13 @@ public final class JournalAgent implements Agent
         final Retention retention,
         final SingleChronicleQueue ticks,
         final SingleChronicleQueue packets,
-        final AtomicCounter[] counters)
+        final AtomicCounter[] counters,
+        final Path directory,
+        final LongSupplier freeBytes)
     {
+        this.directory = directory;
+        this.freeBytes = freeBytes;
+        this.noSpaceState = counters[JournalCounterDescriptor.NO_SPACE.ordinal()];
         this.position = counters[JournalCounterDescriptor.POSITION.ordinal()];
         this.cyclesDeleted = counters[JournalCounterDescriptor.CYCLES_DELETED.ordinal()];
         this.writer = writer;
@@ -86,10 +105,14 @@ public final class JournalAgent implements Agent
     @Override
     public int doWork()
     {
-        int work = ring.read(handler, drainLimit);
-        if (tickSource != null)
+        if (null != noSpace)
         {
-            work += tickSource.poll(logAppender, drainLimit);
+            return 0;
+        }
+        int work = ring.controlledRead(handler, drainLimit);
+        if (tickSource != null && null == noSpace)
+        {
+            work += tickSource.controlledPoll(logAppender, drainLimit);
         }
         if (work > 0)
         {
@@ -101,18 +124,47 @@ public final class JournalAgent implements Agent
                 applyRetention();
             }
         }
+        if (null != noSpace)
+        {
+            noSpaceState.setRelease(1);
+            throw noSpace;
+        }
         return work;
     }
 
+    /**
+     * Appends what is left, then closes the appenders. A full filesystem met while draining is thrown after the
+     * close, to be reported as it would have been in a duty cycle.
+     */
     @Override
     public void onClose()
     {
         writer.start();
-        while (doWork() > 0)
+        JournalSpaceException full = null;
+        try
         {
-            Thread.onSpinWait();
+            while (doWork() > 0)
+            {
+                Thread.onSpinWait();
+            }
+        }
+        catch (final JournalSpaceException ex)
+        {
+            full = ex;
         }
         writer.close();
+        if (null != full)
+        {
+            throw full;
+        }
+    }
+
+    /**
+     * @return why the agent stopped appending, when its filesystem had no room for a record, else null. Any thread.
+     */
+    public JournalSpaceException noSpace()
+    {
+        return noSpace;
     }
 
     @Override
@@ -151,24 +203,46 @@ public final class JournalAgent implements Agent
         return cyclesDeleted.get();
     }
 
-    private void appendFromLog(final DirectBuffer buffer, final int offset)
+    private boolean appendFromLog(final DirectBuffer buffer, final int offset)
     {
-        writer.appendTick(buffer, offset);
+        if (writer.appendTick(buffer, offset) == JournalWriter.NO_SPACE)
+        {
+            refuse();
+            return false;
+        }
         if (appended != null)
         {
             appended.onTick(buffer, offset);
         }
+        return true;
     }
 
-    private void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    private ControlledMessageHandler.Action onMessage(
+        final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
+        int result = JournalWriter.OK;
         if (msgTypeId == JournalPublisher.TICK_MESSAGE)
         {
-            writer.appendTick(buffer, index);
+            result = writer.appendTick(buffer, index);
         }
         else if (msgTypeId == JournalPublisher.PACKET_MESSAGE)
         {
-            writer.appendPacket(buffer, index, length);
+            result = writer.appendPacket(buffer, index, length);
+        }
+        if (result == JournalWriter.NO_SPACE)
+        {
+            refuse();
+            return ControlledMessageHandler.Action.ABORT;
+        }
+        return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    /** The filesystem has no room for a record: stop appending (once; the statvfs and the message are not per tick). */
+    private void refuse()
+    {
+        if (null == noSpace)
+        {
+            noSpace = new JournalSpaceException(directory, freeBytes.getAsLong(), writer.lastSequence());
         }
     }
 

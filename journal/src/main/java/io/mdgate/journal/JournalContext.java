@@ -37,6 +37,34 @@ public final class JournalContext
     private boolean recordPackets = true;
     private Position journaledPosition;
     private CounterAllocator counters;
+    private CycleFileSpace.Opener fileBlocks = FileBlocks::open;
+    private java.util.function.ToLongFunction<Path> freeBytes = JournalSpace::freeBytes;
+
+    /** @return how the journal allocates its cycle files' blocks ahead of the appenders. */
+    CycleFileSpace.Opener fileBlocks()
+    {
+        return fileBlocks;
+    }
+
+    /** @param opener how cycle files' blocks are allocated (tests stand in for a full filesystem). */
+    JournalContext fileBlocks(final CycleFileSpace.Opener opener)
+    {
+        this.fileBlocks = opener;
+        return this;
+    }
+
+    /** @return the free bytes of the filesystem holding a directory. */
+    java.util.function.ToLongFunction<Path> freeBytes()
+    {
+        return freeBytes;
+    }
+
+    /** @param freeBytes the free bytes of the filesystem holding a directory (tests). */
+    JournalContext freeBytes(final java.util.function.ToLongFunction<Path> freeBytes)
+    {
+        this.freeBytes = freeBytes;
+        return this;
+    }
 
     public Path directory()
     {

@@ -30,7 +30,9 @@ public enum JournalCounterDescriptor implements CounterDescriptor
     /** Packets too long to journal. */
     OVERSIZED_PACKETS("oversized_packets", CounterType.TOTAL),
     /** Cycle files deleted by retention. */
-    CYCLES_DELETED("cycles_deleted", CounterType.TOTAL);
+    CYCLES_DELETED("cycles_deleted", CounterType.TOTAL),
+    /** 1 once the journal stopped because its filesystem had no room for the next record. */
+    NO_SPACE("no_space", CounterType.STATE);
 
     /** The prefix of every label. */
     public static final String PREFIX = "journal.";

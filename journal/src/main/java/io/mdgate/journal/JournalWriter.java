@@ -19,6 +19,10 @@ import java.nio.ByteOrder;
  * any sequence); any other is refused and counted, so the queue never holds a gap, a duplicate or a step back that
  * a reader would have to report as damage.
  * <p>
+ * An append whose bytes the filesystem could not hold is refused with {@link #NO_SPACE} before anything of it is
+ * written ({@link CycleFileSpace}): the queues never get a partial record from a full disk, and never write into an
+ * unbacked page of their mapped files.
+ * <p>
  * Threading: the appenders are created by {@link #start()} and used only on the thread that called it.
  */
 final class JournalWriter implements AutoCloseable
@@ -26,8 +30,11 @@ final class JournalWriter implements AutoCloseable
     static final int OK = 0;
     static final int OUT_OF_SEQUENCE = -1;
     static final int MALFORMED = -2;
+    static final int NO_SPACE = -3;
 
     private static final int TICK_LENGTH = TickReplay.TICK_LENGTH;
+    /** A Chronicle document's header. */
+    private static final int DOCUMENT_HEADER = 4;
 
     private final SingleChronicleQueue ticks;
     private final SingleChronicleQueue packets;
@@ -40,6 +47,8 @@ final class JournalWriter implements AutoCloseable
     private final AtomicCounter outOfSequence;
     private final AtomicCounter malformedPackets;
     private final PointerBytesStore source = new PointerBytesStore();
+    private final CycleFileSpace tickSpace;
+    private final CycleFileSpace packetSpace;
     private long lastSequence;
 
     /**
@@ -50,6 +59,8 @@ final class JournalWriter implements AutoCloseable
      * @param lastSequence the last tick already journaled, {@link TickReplay#NO_SEQUENCE} for an empty journal.
      * @param counters     the journal's counters ({@link JournalCounterDescriptor}); the writer's thread updates its
      *                     own four.
+     * @param tickSpace    keeps the tick queue's cycle file allocated ahead of its appender.
+     * @param packetSpace  the same for the packet queue, or null when packets are not recorded.
      */
     JournalWriter(
         final SingleChronicleQueue ticks,
@@ -57,8 +68,12 @@ final class JournalWriter implements AutoCloseable
         final CycleTimeProvider tickTime,
         final CycleTimeProvider packetTime,
         final long lastSequence,
-        final AtomicCounter[] counters)
+        final AtomicCounter[] counters,
+        final CycleFileSpace tickSpace,
+        final CycleFileSpace packetSpace)
     {
+        this.tickSpace = tickSpace;
+        this.packetSpace = packetSpace;
         this.ticksAppended = counters[JournalCounterDescriptor.TICKS.ordinal()];
         this.packetsAppended = counters[JournalCounterDescriptor.PACKETS.ordinal()];
         this.outOfSequence = counters[JournalCounterDescriptor.TICKS_OUT_OF_SEQUENCE.ordinal()];
@@ -83,7 +98,8 @@ final class JournalWriter implements AutoCloseable
     /**
      * @param buffer holding a 64-byte tick.
      * @param offset of its first byte.
-     * @return {@link #OK}, or {@link #OUT_OF_SEQUENCE} when its sequence does not follow the last one (not written).
+     * @return {@link #OK}, {@link #OUT_OF_SEQUENCE} when its sequence does not follow the last one, or
+     * {@link #NO_SPACE} when the filesystem has no room for it (neither written).
      */
     int appendTick(final DirectBuffer buffer, final int offset)
     {
@@ -97,10 +113,15 @@ final class JournalWriter implements AutoCloseable
         {
             tickTime.advanceTo(recordTime(buffer, offset));
         }
+        if (!tickSpace.ensure(ticks.cycle(), DOCUMENT_HEADER + TICK_LENGTH))
+        {
+            return NO_SPACE;
+        }
         try (DocumentContext document = tickAppender.writingDocument())
         {
             copy(buffer, offset, TICK_LENGTH, document.wire().bytes());
         }
+        tickSpace.appended(tickAppender);
         lastSequence = sequence;
         ticksAppended.incrementRelease();
         return OK;
@@ -110,7 +131,8 @@ final class JournalWriter implements AutoCloseable
      * @param buffer holding a packet record laid out as in {@link PacketRecordDescriptor}.
      * @param offset of the record's first byte.
      * @param length of the whole record.
-     * @return {@link #OK}, or {@link #MALFORMED} when the record's length field disagrees with its length.
+     * @return {@link #OK}, {@link #MALFORMED} when the record's length field disagrees with its length, or
+     * {@link #NO_SPACE} when the filesystem has no room for it (neither written).
      */
     int appendPacket(final DirectBuffer buffer, final int offset, final int length)
     {
@@ -130,10 +152,15 @@ final class JournalWriter implements AutoCloseable
             packetTime.advanceTo(buffer.getLong(
                 offset + PacketRecordDescriptor.RECEIVE_TIMESTAMP_OFFSET, ByteOrder.LITTLE_ENDIAN));
         }
+        if (!packetSpace.ensure(packets.cycle(), DOCUMENT_HEADER + length))
+        {
+            return NO_SPACE;
+        }
         try (DocumentContext document = packetAppender.writingDocument())
         {
             copy(buffer, offset, length, document.wire().bytes());
         }
+        packetSpace.appended(packetAppender);
         packetsAppended.incrementRelease();
         return OK;
     }
@@ -181,6 +208,11 @@ final class JournalWriter implements AutoCloseable
         {
             packetAppender.close();
             packetAppender = null;
+        }
+        tickSpace.close();
+        if (null != packetSpace)
+        {
+            packetSpace.close();
         }
     }
 

@@ -68,10 +68,16 @@ public final class TickJournal implements AutoCloseable
         final AtomicCounter[] counters = JournalCounterDescriptor.newCounters(null != context.counters() ?
             context.counters() : new PrivateCounters(JournalCounterDescriptor.values().length));
         counters[JournalCounterDescriptor.POSITION.ordinal()].setRelease(lastSequence);
-        final JournalWriter writer = new JournalWriter(ticks, packets, tickTime, packetTime, lastSequence, counters);
+        final java.util.function.ToLongFunction<Path> free = context.freeBytes();
+        final Path tickDirectory = JournalLayout.ticks(directory);
+        final Path packetDirectory = JournalLayout.packets(directory);
+        final JournalWriter writer = new JournalWriter(ticks, packets, tickTime, packetTime, lastSequence, counters,
+            new CycleFileSpace(context.fileBlocks(), () -> free.applyAsLong(tickDirectory)),
+            packets == null ? null : new CycleFileSpace(context.fileBlocks(), () -> free.applyAsLong(packetDirectory)));
         this.publisher = new JournalPublisher(ring, packets != null, counters);
         this.agent = new JournalAgent(writer, ring, context.drainLimit(), journaled,
-            new Retention(context.retainCycles()), ticks, packets, counters);
+            new Retention(context.retainCycles()), ticks, packets, counters, directory,
+            () -> free.applyAsLong(tickDirectory));
     }
 
     /**
@@ -81,6 +87,8 @@ public final class TickJournal implements AutoCloseable
      * @return the open journal.
      * @throws JournalException        when the directory is not a journal or was made with another roll cycle.
      * @throws JournalDamagedException when a file is damaged.
+     * @throws JournalSpaceException   when its filesystem has less than a new cycle file and one reserve free
+     *                                 ({@code JournalSpace.START_FREE_BYTES}, 5 MiB): it would stop at once.
      */
     public static TickJournal open(final JournalContext context)
     {
@@ -100,6 +108,11 @@ public final class TickJournal implements AutoCloseable
             packets = context.recordPackets() ?
                 ChronicleQueues.open(JournalLayout.packets(directory), context.rollCycle(), packetTime, false) : null;
             final long lastSequence = lastTick(ticks);
+            final long free = context.freeBytes().applyAsLong(JournalLayout.ticks(directory));
+            if (free >= 0 && free < JournalSpace.START_FREE_BYTES)
+            {
+                throw new JournalSpaceException(directory, free, lastSequence);
+            }
             final Optional<ResumePoint> resumePoint = resumePoint(ticks);
             tickTime.notBefore(newestCycleStart(ticks, context.rollCycle()));
             if (packets != null)

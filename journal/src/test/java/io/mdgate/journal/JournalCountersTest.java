@@ -65,8 +65,9 @@ class JournalCountersTest
         counters.reader().forEach((id, label) -> labels.add(label));
         assertEquals(List.of("journal.position", "journal.ticks", "journal.packets", "journal.ticks_out_of_sequence",
             "journal.malformed_packets", "journal.back_pressured", "journal.oversized_packets",
-            "journal.cycles_deleted"), labels);
+            "journal.cycles_deleted", "journal.no_space"), labels);
         assertEquals(CounterType.POSITION, counters.reader().getCounterTypeId(0));
         assertEquals(CounterType.TOTAL, counters.reader().getCounterTypeId(1));
+        assertEquals(CounterType.STATE, counters.reader().getCounterTypeId(8));
     }
 }

@@ -42,6 +42,7 @@ final class ExactlyOnceRun implements AutoCloseable
     final Path config;
     final Path counters;
     final Path journal;
+    private final String journalKeys;
     private final List<Process> processes = new ArrayList<>();
     private final Map<String, Path> recordings = new LinkedHashMap<>();
     private final Map<String, Process> consumers = new LinkedHashMap<>();
@@ -64,14 +65,24 @@ final class ExactlyOnceRun implements AutoCloseable
 
     ExactlyOnceRun(final Path dir, final String tag) throws IOException
     {
+        this(dir, tag, dir.resolve("journal"), "");
+    }
+
+    /**
+     * @param journal     the journal directory (e.g. on a filesystem the test made).
+     * @param journalKeys more {@code [journal]} keys, one a line.
+     */
+    ExactlyOnceRun(final Path dir, final String tag, final Path journal, final String journalKeys) throws IOException
+    {
         this.dir = dir;
+        this.journalKeys = journalKeys;
         this.instance = "x1-" + tag + "-" + ProcessHandle.current().pid();
         this.groupA = groupPrefix() + 231 + ":" + GatewayEndToEndTest.freePort();
         this.groupB = groupPrefix() + 232 + ":" + GatewayEndToEndTest.freePort();
         this.retransmitPort = GatewayEndToEndTest.freePort();
         this.config = dir.resolve("gateway.toml");
         this.counters = dir.resolve("counters");
-        this.journal = dir.resolve("journal");
+        this.journal = journal;
         Files.createDirectories(dir.resolve("shm"));
         Files.writeString(config, configText());
     }
@@ -99,6 +110,34 @@ final class ExactlyOnceRun implements AutoCloseable
         }
         throw new AssertionError("gateway " + gateways + " did not start within " + START_SECONDS + " s: " +
             Files.readString(log));
+    }
+
+    /**
+     * Starts {@code mdgate run} and waits for it to end on its own (a start it must refuse).
+     *
+     * @return its exit code; its output is in {@link #gatewayLog()}.
+     */
+    int runGatewayToExit(final long seconds) throws IOException, InterruptedException
+    {
+        gateway = start(List.of("io.mdgate.app.Main", "run", "--config", config.toString(), "--no-pin"),
+            dir.resolve("gateway-" + (++gateways) + ".log"));
+        return awaitGatewayExit(seconds);
+    }
+
+    /** Waits for the running gateway to end on its own. @return its exit code. */
+    int awaitGatewayExit(final long seconds) throws InterruptedException
+    {
+        if (!gateway.waitFor(seconds, TimeUnit.SECONDS))
+        {
+            throw new AssertionError("the gateway did not end by itself within " + seconds + " s: " + logs());
+        }
+        return gateway.exitValue();
+    }
+
+    /** @return the output (stdout and stderr) of the gateway started last. */
+    Path gatewayLog()
+    {
+        return dir.resolve("gateway-" + gateways + ".log");
     }
 
     /** Kills the gateway with SIGKILL, as a crash would, and waits for it to be gone. */
@@ -407,6 +446,7 @@ final class ExactlyOnceRun implements AutoCloseable
             [journal]
             enabled = true
             dir = "%s"
+            %s
 
             [egress]
             transport = "shm"
@@ -424,6 +464,6 @@ final class ExactlyOnceRun implements AutoCloseable
             agents = ["journal", "egress", "housekeeping"]
             idle = "backoff"
             """.formatted(instance, counters, dir.resolve("hlog"), retransmitPort, a[0], a[1], b[0], b[1], journal,
-            dir.resolve("shm"), instance, consumers);
+            journalKeys, dir.resolve("shm"), instance, consumers);
     }
 }

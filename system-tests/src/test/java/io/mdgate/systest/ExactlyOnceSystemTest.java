@@ -220,7 +220,7 @@ class ExactlyOnceSystemTest
      *
      * @param sessions how many sessions the gateway must have started (SESSION ticks).
      */
-    private static List<String> check(final ExactlyOnceRun run, final Map<String, Object> sent,
+    static List<String> check(final ExactlyOnceRun run, final Map<String, Object> sent,
         final CountersSnapshot last, final int sessions) throws Exception
     {
         final Map<String, Long> expected = ExactlyOnceRun.sessions(sent);
@@ -278,7 +278,7 @@ class ExactlyOnceSystemTest
         return problems;
     }
 
-    private static void report(final ExactlyOnceRun run, final List<String> problems, final int exit)
+    static void report(final ExactlyOnceRun run, final List<String> problems, final int exit)
     {
         if (exit != 0)
         {

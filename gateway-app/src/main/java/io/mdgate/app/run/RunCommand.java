@@ -1,7 +1,9 @@
 package io.mdgate.app.run;
 
+import io.mdgate.app.ExitCodes;
 import io.mdgate.app.StopSignal;
 import io.mdgate.runtime.CpuPinner;
+import io.mdgate.journal.JournalSpaceException;
 import io.mdgate.runtime.Gateway;
 import io.mdgate.runtime.config.ConfigException;
 import io.mdgate.runtime.config.ConfigLoader;
@@ -29,7 +31,9 @@ import java.util.concurrent.TimeUnit;
  * housekeeping on the mapped cores) and runs it until SIGTERM or Ctrl-C, then stops it cleanly: ports stopped,
  * journal closed, consumers told. An invalid configuration or core map is refused before anything starts.
  * Exit codes: 0 ran and stopped cleanly (SIGTERM and SIGINT included), 1 could not start or failed while running,
- * 2 invalid configuration or arguments.
+ * 2 invalid configuration or arguments, 3 the journal's filesystem had no room (at start or while running): every
+ * tick up to the sequence the first line of stderr names is journaled, none after it was published, and the next
+ * start resumes after it.
  * <p>
  * SIGTERM and SIGINT are taken over while the gateway runs ({@link TerminationTrap}): they ask the loop to stop,
  * so the stop happens on the command's thread, in order, and the process exits 0 instead of the 143 (or 130) of
@@ -49,7 +53,8 @@ import java.util.concurrent.TimeUnit;
     exitCodeList = {
         "0:ran, and stopped cleanly on SIGTERM, Ctrl-C or --duration",
         "1:could not start, or a core failed while running",
-        "2:invalid configuration, core map or arguments" })
+        "2:invalid configuration, core map or arguments",
+        "3:the journal's filesystem is full: stopped before a tick it could not journal; free space, start again" })
 public final class RunCommand implements Callable<Integer>
 {
     /** How long SIGTERM waits for a clean stop: ports stopped, journal closed, consumers told. */
@@ -58,6 +63,8 @@ public final class RunCommand implements Callable<Integer>
     public static final int EXIT_INVALID = 2;
     /** Exit code of a gateway that could not start or failed. */
     public static final int EXIT_FAILED = 1;
+    /** Exit code of a gateway whose journal's filesystem had no room. */
+    public static final int EXIT_NO_SPACE = ExitCodes.NO_SPACE;
 
     @Spec
     CommandSpec spec;
@@ -119,14 +126,29 @@ public final class RunCommand implements Callable<Integer>
             TerminationTrap ignored = new TerminationTrap(stop, GRACE_SECONDS))
         {
             signal = stop;
-            final Gateway gateway;
+            Gateway gateway = null;
             try
             {
                 gateway = Gateway.create(config, noPin ? CpuPinner.NONE : CoreMapCheck.pinner(), errStream);
                 gateway.start();
             }
+            catch (final JournalSpaceException ex)
+            {
+                err.println("mdgate run: journal: " + ex.getMessage());
+                err.print(warnings);
+                err.flush();
+                return EXIT_NO_SPACE;
+            }
             catch (final IllegalStateException | IllegalArgumentException ex)
             {
+                final JournalSpaceException full = null == gateway ? null : gateway.journalNoSpace();
+                if (null != full)
+                {
+                    err.println("mdgate run: journal: " + full.getMessage());
+                    err.print(warnings);
+                    err.flush();
+                    return EXIT_NO_SPACE;
+                }
                 err.println("mdgate run: could not start: " + ex.getMessage());
                 err.print(warnings);
                 err.flush();
@@ -139,8 +161,12 @@ public final class RunCommand implements Callable<Integer>
             err.flush();
             final boolean failed = waitForStop(gateway, stop);
             gateway.close();
-            out.println(summary(gateway.countersFile(), failed));
+            out.println(summary(gateway.countersFile(), failed || null != gateway.journalNoSpace()));
             out.flush();
+            if (null != gateway.journalNoSpace())
+            {
+                return EXIT_NO_SPACE;
+            }
             return failed ? EXIT_FAILED : 0;
         }
         finally

@@ -1,5 +1,6 @@
 package io.mdgate.core.ticklog;
 
+import io.mdgate.core.tick.ControlledTickHandler;
 import io.mdgate.core.tick.TickHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -69,6 +70,35 @@ public final class TickLogReader
         final int count = (int)(end - position);
         position = end;
         positions.putLongRelease(positionOffset, end);
+        return count;
+    }
+
+    /**
+     * As {@link #poll}, but the handler may refuse a tick: the poll stops before it, and the ticks taken so far are
+     * released. A refused tick stays unread, and so does every later one, for this reader and for any reader that
+     * follows it.
+     *
+     * @param handler gets each tick, valid only during its call; false leaves it unread.
+     * @param limit   most ticks this call.
+     * @return ticks taken.
+     */
+    public int controlledPoll(final ControlledTickHandler handler, final int limit)
+    {
+        final long available = upstream == null ? log.published() : upstream.position();
+        final long end = Math.min(available, position + limit);
+        final UnsafeBuffer ticks = log.ticks();
+        final int mask = log.mask();
+        long p = position;
+        while (p < end && handler.onTick(ticks, TickLogDescriptor.slotOffset(p, mask)))
+        {
+            p++;
+        }
+        final int count = (int)(p - position);
+        if (count > 0)
+        {
+            position = p;
+            positions.putLongRelease(positionOffset, p);
+        }
         return count;
     }
 

@@ -34,6 +34,36 @@ class TickLogTest
     }
 
     @Test
+    void shouldStopAControlledPollBeforeARefusedTickAndKeepItAndItsFollowersUnread()
+    {
+        final TickLog log = new TickLog(64, "journal", "egress");
+        final TickLogReader egress = log.reader(1).follow(log.reader(0));
+        write(log, 1, 30);
+        final List<Long> taken = new ArrayList<>();
+        final long[] refuseFrom = {18};
+        final io.mdgate.core.tick.ControlledTickHandler upTo = (buffer, offset) ->
+        {
+            final long sequence = buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN);
+            if (sequence >= refuseFrom[0])
+            {
+                return false;
+            }
+            taken.add(sequence);
+            return true;
+        };
+        assertEquals(17, log.reader(0).controlledPoll(upTo, 100));
+        assertEquals(17, log.reader(0).position());
+        assertEquals(0, log.reader(0).controlledPoll(upTo, 100), "the refused tick is offered again, and refused");
+        final List<Long> followed = new ArrayList<>();
+        assertEquals(17, egress.poll(collect(followed), 100));
+        assertEquals(range(1, 17), followed, "a follower gets only what was taken");
+        refuseFrom[0] = Long.MAX_VALUE;
+        assertEquals(5, log.reader(0).controlledPoll(upTo, 5), "the limit still holds");
+        assertEquals(8, log.reader(0).controlledPoll(upTo, 100));
+        assertEquals(range(1, 30), taken);
+    }
+
+    @Test
     void shouldHaveNoRoomWhileTheSlowestReaderIsAWholeLogBehind()
     {
         final TickLog log = new TickLog(64, "journal", "egress");
