@@ -37,8 +37,8 @@ int mdgate_tick_json(char *out, size_t length, const uint8_t *tick, const char *
     {
         out[0] = '\0';
     }
-    append(out, length, &at, "{\"gatewaySequence\": %" PRIu64 ", \"exchangeSequence\": %" PRIu64
-        ", \"exchangeTimestamp\": %" PRId64 ", \"receiveTimestamp\": %" PRId64 ", \"instrument\": %u, \"symbol\": ",
+    append(out, length, &at, "{\"gatewaySequence\":%" PRIu64 ",\"exchangeSequence\":%" PRIu64
+        ",\"exchangeTimestamp\":%" PRId64 ",\"receiveTimestamp\":%" PRId64 ",\"instrument\":%u,\"symbol\":",
         mdg_get64(tick), mdg_get64(tick + 8), (int64_t)mdg_get64(tick + 16), (int64_t)mdg_get64(tick + 24),
         mdg_get16(tick + MDGATE_TICK_INSTRUMENT_ID_OFFSET));
     if (NULL == symbol)
@@ -49,7 +49,7 @@ int mdgate_tick_json(char *out, size_t length, const uint8_t *tick, const char *
     {
         append(out, length, &at, "\"%s\"", symbol);
     }
-    append(out, length, &at, ", \"sessionId\": %u, \"event\": \"", mdg_get16(tick + 58));
+    append(out, length, &at, ",\"sessionId\":%u,\"event\":\"", mdg_get16(tick + 58));
     const uint8_t event = tick[MDGATE_TICK_EVENT_TYPE_OFFSET];
     if (event < sizeof EVENTS / sizeof EVENTS[0] && EVENTS[event] != NULL)
     {
@@ -61,7 +61,7 @@ int mdgate_tick_json(char *out, size_t length, const uint8_t *tick, const char *
     }
     const uint8_t side = tick[MDGATE_TICK_SIDE_OFFSET];
     append(out, length, &at, side >= 0x20 && side < 0x7F && side != '"' && side != '\\' ?
-        "\", \"side\": \"%c\", \"price\": " : "\", \"side\": \"\\u%04x\", \"price\": ", side);
+        "\",\"side\":\"%c\",\"price\":" : "\",\"side\":\"\\u%04x\",\"price\":", side);
     const int32_t mantissa = (int32_t)mdg_get32(tick + MDGATE_TICK_PRICE_OFFSET);
     if (mantissa == MDGATE_PRICE_NULL)
     {
@@ -73,15 +73,15 @@ int mdgate_tick_json(char *out, size_t length, const uint8_t *tick, const char *
         append(out, length, &at, "\"%s%" PRId64 ".%04" PRId64 "\"", mantissa < 0 ? "-" : "", magnitude / 10000,
             magnitude % 10000);
     }
-    append(out, length, &at, ", \"quantity\": %" PRIu32 ", \"orderReference\": %" PRIu64 ", \"matchOrNewReference\": %"
-        PRIu64 ", \"flags\": [", mdg_get32(tick + 52), mdg_get64(tick + 32), mdg_get64(tick + 40));
+    append(out, length, &at, ",\"quantity\":%" PRIu32 ",\"orderReference\":%" PRIu64 ",\"matchOrNewReference\":%"
+        PRIu64 ",\"flags\":[", mdg_get32(tick + 52), mdg_get64(tick + 32), mdg_get64(tick + 40));
     const uint16_t flags = mdg_get16(tick + MDGATE_TICK_FLAGS_OFFSET);
     int first = 1;
     for (unsigned bit = 0; bit < sizeof FLAGS / sizeof FLAGS[0]; bit++)
     {
         if ((flags & (1u << bit)) != 0)
         {
-            append(out, length, &at, first ? "\"%s\"" : ", \"%s\"", FLAGS[bit]);
+            append(out, length, &at, first ? "\"%s\"" : ",\"%s\"", FLAGS[bit]);
             first = 0;
         }
     }

@@ -123,7 +123,7 @@ static void usage(FILE *out)
           "  DIR          a journal directory (the one holding mdgate-journal.properties)\n"
           "  --from N     first gateway sequence to print (default: the journal's first)\n"
           "  --to N       last gateway sequence to print (default: the journal's last)\n"
-          "  --no-symbols print \"symbol\": null, and do not read the ticks before --from to learn the symbols\n"
+          "  --no-symbols print \"symbol\":null, and do not read the ticks before --from to learn the symbols\n"
           "  --count      print only the number of ticks\n"
           "  --summary    print one JSON object: roll cycle, cycle files, ticks, first and last sequence\n"
           "  --raw FILE   write the ticks' 64 bytes each, back to back, to FILE (- for stdout)\n"
@@ -241,15 +241,15 @@ static void print_json(FILE *out, const uint8_t *tick, const bool symbols)
 static void print_summary(FILE *out, const mdgate_journal *journal, const uint64_t ticks, const uint64_t first,
     const uint64_t last)
 {
-    fprintf(out, "{\"rollCycle\": \"%s\", \"cycleFiles\": %zu, \"ticks\": %" PRIu64, mdgate_journal_roll_cycle(journal),
+    fprintf(out, "{\"rollCycle\":\"%s\",\"cycleFiles\":%zu,\"ticks\":%" PRIu64, mdgate_journal_roll_cycle(journal),
         mdgate_journal_cycle_count(journal), ticks);
     if (ticks > 0)
     {
-        fprintf(out, ", \"firstSequence\": %" PRIu64 ", \"lastSequence\": %" PRIu64, first, last);
+        fprintf(out, ",\"firstSequence\":%" PRIu64 ",\"lastSequence\":%" PRIu64, first, last);
     }
     else
     {
-        fputs(", \"firstSequence\": null, \"lastSequence\": null", out);
+        fputs(",\"firstSequence\":null,\"lastSequence\":null", out);
     }
     fputs("}\n", out);
 }

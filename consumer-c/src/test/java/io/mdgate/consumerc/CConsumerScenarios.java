@@ -186,7 +186,7 @@ abstract class CConsumerScenarios
 
         assertEquals(0, named.awaitExit(60), named.err().toString());
         final List<String> symbols = named.out().stream().filter(line -> !line.isEmpty())
-            .map(line -> line.replaceAll(".*\"symbol\": (null|\"([^\"]*)\"),.*", "$2")).collect(Collectors.toList());
+            .map(line -> line.replaceAll(".*\"symbol\":(null|\"([^\"]*)\"),.*", "$2")).collect(Collectors.toList());
         assertEquals(List.of("MSFT", "MSFT", "", "", "IBM", "IBM"), symbols,
             "the new session (tick 3) reuses locate 7: " + named.out());
     }

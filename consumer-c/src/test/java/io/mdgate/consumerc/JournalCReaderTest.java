@@ -167,7 +167,7 @@ class JournalCReaderTest
             }
         }
         assertTrue(symbols.named() > 50, symbols.named() + " instruments named");
-        assertTrue(expected.indexOf("\"symbol\": \"") >= 0, "the range has ticks with symbols");
+        assertTrue(expected.indexOf("\"symbol\":\"") >= 0, "the range has ticks with symbols");
         assertEquals(expected.toString(), run.stdout());
         assertEquals(expectedBare.toString(), bare.stdout());
     }
@@ -284,8 +284,8 @@ class JournalCReaderTest
         final Run count = tool.run(work, journal.toString(), "--count");
         assertEquals(Long.toString(ticks.length / TICK), count.stdout().trim());
         final Run summary = tool.run(work, journal.toString(), "--summary");
-        assertEquals("{\"rollCycle\": \"FIVE_MINUTELY\", \"cycleFiles\": " + cycles.size() + ", \"ticks\": " +
-            ticks.length / TICK + ", \"firstSequence\": 1, \"lastSequence\": " + ticks.length / TICK + "}",
+        assertEquals("{\"rollCycle\":\"FIVE_MINUTELY\",\"cycleFiles\":" + cycles.size() + ",\"ticks\":" +
+            ticks.length / TICK + ",\"firstSequence\":1,\"lastSequence\":" + ticks.length / TICK + "}",
             summary.stdout().trim());
 
         final long from = cycles.get(cycles.size() / 2).firstSequence() + 17;

@@ -1,5 +1,9 @@
 package io.mdgate.ingress;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.mdgate.core.json.JsonText;
+
+import java.io.IOException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -140,22 +144,28 @@ public final class IngressStats
     }
 
     /**
-     * @return one JSON object: {@code {"source": ..., "lines": {"A": {"packets": n, "bytes": n}, ...},
-     * "dropped": {...}, "port": {...}}}.
+     * @return one JSON object, written through Jackson ({@link JsonText}): {@code {"source":...,"lines":{"A":
+     * {"packets":n,"bytes":n},...},"dropped":{...},"port":{...}}}.
      */
     public String toJson()
     {
-        final StringBuilder sb = new StringBuilder(512).append("{\"source\": ");
-        quote(sb, source).append(", \"lines\": {");
-        for (int line = 0; line < linePackets.length; line++)
+        return JsonText.write(json ->
         {
-            quote(sb.append(line == 0 ? "" : ", "), IngressLines.name(line))
-                .append(": {\"packets\": ").append(linePackets[line])
-                .append(", \"bytes\": ").append(lineBytes[line]).append('}');
-        }
-        sb.append("}, \"dropped\": ");
-        object(sb, dropped).append(", \"port\": ");
-        return object(sb, port).append('}').toString();
+            json.writeStartObject();
+            json.writeStringField("source", source);
+            json.writeObjectFieldStart("lines");
+            for (int line = 0; line < linePackets.length; line++)
+            {
+                json.writeObjectFieldStart(IngressLines.name(line));
+                json.writeNumberField("packets", linePackets[line]);
+                json.writeNumberField("bytes", lineBytes[line]);
+                json.writeEndObject();
+            }
+            json.writeEndObject();
+            object(json, "dropped", dropped);
+            object(json, "port", port);
+            json.writeEndObject();
+        });
     }
 
     @Override
@@ -164,38 +174,15 @@ public final class IngressStats
         return toJson();
     }
 
-    private static StringBuilder object(final StringBuilder sb, final Map<String, Long> values)
+    private static void object(final JsonGenerator json, final String name, final Map<String, Long> values)
+        throws IOException
     {
-        sb.append('{');
-        boolean first = true;
+        json.writeObjectFieldStart(name);
         for (final Map.Entry<String, Long> entry : values.entrySet())
         {
-            quote(first ? sb : sb.append(", "), entry.getKey()).append(": ").append(entry.getValue());
-            first = false;
+            json.writeNumberField(entry.getKey(), entry.getValue());
         }
-        return sb.append('}');
-    }
-
-    private static StringBuilder quote(final StringBuilder sb, final String value)
-    {
-        sb.append('"');
-        for (int i = 0; i < value.length(); i++)
-        {
-            final char c = value.charAt(i);
-            if (c == '"' || c == '\\')
-            {
-                sb.append('\\').append(c);
-            }
-            else if (c < 0x20)
-            {
-                sb.append(String.format("\\u%04x", (int)c));
-            }
-            else
-            {
-                sb.append(c);
-            }
-        }
-        return sb.append('"');
+        json.writeEndObject();
     }
 
     /**

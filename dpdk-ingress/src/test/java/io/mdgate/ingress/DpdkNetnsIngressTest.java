@@ -120,7 +120,7 @@ class DpdkNetnsIngressTest
 
     private static long counter(final String output, final String name)
     {
-        final Matcher matcher = Pattern.compile("\"" + name + "\": (\\d+)").matcher(output);
+        final Matcher matcher = Pattern.compile("\"" + name + "\":(\\d+)").matcher(output);
         assertTrue(matcher.find(), name + " in " + output);
         return Long.parseLong(matcher.group(1));
     }

@@ -43,8 +43,8 @@ class IngressStatsTest
             .port("imissed", 9)
             .build();
 
-        assertEquals("{\"source\": \"dpdk \\\"x\\\"\", \"lines\": {\"A\": {\"packets\": 1, \"bytes\": 50}, " +
-            "\"B\": {\"packets\": 0, \"bytes\": 0}, \"RECOVERY\": {\"packets\": 0, \"bytes\": 0}}, " +
-            "\"dropped\": {\"igmp\": 4}, \"port\": {\"imissed\": 9}}", stats.toJson());
+        assertEquals("{\"source\":\"dpdk \\\"x\\\"\",\"lines\":{\"A\":{\"packets\":1,\"bytes\":50}," +
+            "\"B\":{\"packets\":0,\"bytes\":0},\"RECOVERY\":{\"packets\":0,\"bytes\":0}}," +
+            "\"dropped\":{\"igmp\":4},\"port\":{\"imissed\":9}}", stats.toJson());
     }
 }

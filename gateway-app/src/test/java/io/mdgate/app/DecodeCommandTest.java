@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mdgate.core.capture.CaptureFixtures;
-import io.mdgate.core.capture.MiniJson;
+import io.mdgate.core.capture.ReadJson;
 import io.mdgate.core.capture.SampleFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,7 +61,7 @@ class DecodeCommandTest
     {
         assertEquals(0, run(twoLineCapture().toString(), "--json"));
 
-        final Map<String, Object> json = MiniJson.parseObject(out.toString().trim());
+        final Map<String, Object> json = ReadJson.parseObject(out.toString().trim());
         assertEquals(4L, json.get("messages"));
         assertEquals(Map.of("A", 4L), nonZero(json.get("counts")));
         assertEquals(0L, json.get("malformed"));
@@ -87,7 +87,7 @@ class DecodeCommandTest
 
         assertEquals(0, run(write(dir, "damaged.pcap", capture).toString(), "--json"));
 
-        final Map<String, Object> json = MiniJson.parseObject(out.toString().trim());
+        final Map<String, Object> json = ReadJson.parseObject(out.toString().trim());
         assertEquals(4L, json.get("messages"));
         assertEquals(SESSION, json.get("session"));
         assertEquals(2L, json.get("malformed"), "the damaged first packet and the sequence-0 packet");
@@ -103,7 +103,7 @@ class DecodeCommandTest
         assertEquals(0, run(twoLineCapture().toString(), "--ticks", "--session-date", "2025-01-02"));
 
         final List<Map<String, Object>> gaps = out.toString().lines().filter(l -> l.startsWith("{"))
-            .map(MiniJson::parseObject).filter(t -> "GAP".equals(t.get("event"))).toList();
+            .map(ReadJson::parseObject).filter(t -> "GAP".equals(t.get("event"))).toList();
         assertEquals(1, gaps.size(), out.toString());
         assertEquals(4L, gaps.get(0).get("exchangeSequence"));
     }
@@ -119,13 +119,13 @@ class DecodeCommandTest
         final Path file = write(dir, "two-sessions.pcap", capture);
 
         assertEquals(0, run(file.toString(), "--json"));
-        final Map<String, Object> byCount = MiniJson.parseObject(out.toString().trim());
+        final Map<String, Object> byCount = ReadJson.parseObject(out.toString().trim());
         assertEquals("OTHERSESS1", byCount.get("session"), "without --session: the name in the most packets");
         assertEquals(true, byCount.get("sessionAcceptedAtEnd"));
         out.getBuffer().setLength(0);
 
         assertEquals(0, run(file.toString(), "--json", "--session", SESSION));
-        final Map<String, Object> json = MiniJson.parseObject(out.toString().trim());
+        final Map<String, Object> json = ReadJson.parseObject(out.toString().trim());
         assertEquals(SESSION, json.get("session"));
         assertEquals(false, json.get("sessionAcceptedAtEnd"));
         assertEquals(1L, json.get("messages"));
@@ -174,7 +174,7 @@ class DecodeCommandTest
         final Path file = write(dir, "z.itch", zeroPrefixedFile(itch('S', 1), itch('P', 2)));
 
         assertEquals(0, run("--format", "zero-prefixed", "--json", file.toString()));
-        assertEquals(2L, MiniJson.parseObject(out.toString().trim()).get("messages"));
+        assertEquals(2L, ReadJson.parseObject(out.toString().trim()).get("messages"));
     }
 
     @Test
@@ -183,7 +183,7 @@ class DecodeCommandTest
         assertEquals(0, run(twoLineCapture().toString(), "--json",
             "--line-a", "233.54.13.111:26477", "--line-b", "233.54.12.111:26477"));
 
-        final Map<String, Object> json = MiniJson.parseObject(out.toString().trim());
+        final Map<String, Object> json = ReadJson.parseObject(out.toString().trim());
         @SuppressWarnings("unchecked")
         final Map<String, Object> lines = (Map<String, Object>)json.get("lines");
         assertEquals(Map.of("destination", "233.54.13.111:26477", "packets", 2L), lines.get("A"));
@@ -262,7 +262,7 @@ class DecodeCommandTest
         final List<Map<String, Object>> adds = new ArrayList<>();
         for (int i = 0; i < tickLines.size(); i++)
         {
-            final Map<String, Object> tick = MiniJson.parseObject(tickLines.get(i));
+            final Map<String, Object> tick = ReadJson.parseObject(tickLines.get(i));
             assertEquals(i + 1L, tick.get("gatewaySequence"), tickLines.get(i));
             if ("ADD".equals(tick.get("event")))
             {
@@ -336,7 +336,7 @@ class DecodeCommandTest
 
         final List<String> lines = out.toString().lines().toList();
         assertEquals(1, lines.size(), out.toString());
-        final Map<String, Object> summary = MiniJson.parseObject(lines.get(0));
+        final Map<String, Object> summary = ReadJson.parseObject(lines.get(0));
         assertEquals(20000L, summary.get("messages"));
         final List<?> book = (List<?>)summary.get("book");
         assertEquals(3, book.size(), lines.get(0));
@@ -389,7 +389,7 @@ class DecodeCommandTest
 
         assertEquals(0, run(sample.toString(), "--json"));
 
-        final Map<String, Object> json = MiniJson.parseObject(out.toString().trim());
+        final Map<String, Object> json = ReadJson.parseObject(out.toString().trim());
         assertEquals(Map.of("S", 6L, "R", 3L, "H", 3L, "A", 4997L, "F", 3L, "E", 198L, "X", 45L, "D", 1745L,
             "U", 12L, "P", 5000L), nonZero(json.get("counts")));
         assertEquals(12_012L, json.get("messages"));

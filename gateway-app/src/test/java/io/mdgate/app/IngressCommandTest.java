@@ -1,7 +1,7 @@
 package io.mdgate.app;
 
 import io.mdgate.app.sim.SimCommand;
-import io.mdgate.core.capture.MiniJson;
+import io.mdgate.core.capture.ReadJson;
 import io.mdgate.ingress.DpdkNative;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
@@ -67,11 +67,11 @@ class IngressCommandTest
         }
         assertEquals(0, run(new CommandLine(new SimCommand()), simArgs.toArray(new String[0])), err::toString);
         assertEquals(0, run(new CommandLine(new DecodeCommand()), capture.toString(), "--json"), err::toString);
-        final Map<String, Object> decoded = MiniJson.parseObject(out.toString().trim());
+        final Map<String, Object> decoded = ReadJson.parseObject(out.toString().trim());
 
         assertEquals(0, ingress("--vdev", "net_pcap0,rx_pcap=" + capture, "--json", "--idle-ms=300"),
             err::toString);
-        final Map<String, Object> received = MiniJson.parseObject(out.toString().trim());
+        final Map<String, Object> received = ReadJson.parseObject(out.toString().trim());
 
         for (final String key : List.of("messages", "counts", "firstSequence", "lastSequence", "missingMessages",
             "malformed", "packets", "heartbeats", "endOfSession", "session"))
@@ -97,7 +97,7 @@ class IngressCommandTest
         assertEquals(0, run(new CommandLine(new SimCommand()), "--messages=20000", "--seed=11", "--pcap=" + clean),
             err::toString);
         assertEquals(0, run(new CommandLine(new DecodeCommand()), clean.toString(), "--json"), err::toString);
-        final Map<String, Object> decoded = MiniJson.parseObject(out.toString().trim());
+        final Map<String, Object> decoded = ReadJson.parseObject(out.toString().trim());
 
         // Every 40th frame of the capture is followed by one bad packet, in turn: a MoldUDP64 header cut short
         // (line A), a count whose blocks run past the datagram (line B), a valid packet with bytes after its last
@@ -133,7 +133,7 @@ class IngressCommandTest
         }
 
         assertEquals(0, ingress("--vdev", "net_pcap0,rx_pcap=" + mixed, "--json", "--idle-ms=300"), err::toString);
-        final Map<String, Object> received = MiniJson.parseObject(out.toString().trim());
+        final Map<String, Object> received = ReadJson.parseObject(out.toString().trim());
 
         final Map<?, ?> feed = (Map<?, ?>)received.get("feed");
         final long malformedA = (Long)((Map<?, ?>)feed.get("A")).get("malformed");

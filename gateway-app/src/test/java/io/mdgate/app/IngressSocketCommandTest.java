@@ -3,7 +3,7 @@ package io.mdgate.app;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.mdgate.app.feed.LoopbackMulticast;
 import io.mdgate.app.sim.SimCommand;
-import io.mdgate.core.capture.MiniJson;
+import io.mdgate.core.capture.ReadJson;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -93,14 +93,14 @@ class IngressSocketCommandTest
 
         final String result = received.get(100, TimeUnit.SECONDS);
         assertTrue(result.startsWith("0\n"), () -> result + ingressErr);
-        final Map<String, Object> json = MiniJson.parseObject(result.substring(2).trim());
+        final Map<String, Object> json = ReadJson.parseObject(result.substring(2).trim());
 
         final Path capture = dir.resolve("s.pcap");
         // The same session without faults, written to a capture: what decode reports is the whole session.
         assertTrue(run(new CommandLine(new SimCommand()), simErr, concat(session, "--pcap=" + capture))
             .startsWith("0\n"), simErr::toString);
         final String decodedText = run(new CommandLine(new DecodeCommand()), simErr, capture.toString(), "--json");
-        final Map<String, Object> decoded = MiniJson.parseObject(decodedText.substring(2).trim());
+        final Map<String, Object> decoded = ReadJson.parseObject(decodedText.substring(2).trim());
 
         final Map<?, ?> feed = (Map<?, ?>)json.get("feed");
         final Map<?, ?> recovery = (Map<?, ?>)feed.get("RECOVERY");

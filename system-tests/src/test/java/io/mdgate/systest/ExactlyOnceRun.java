@@ -1,7 +1,7 @@
 package io.mdgate.systest;
 
 import io.mdgate.app.sim.SimCommand;
-import io.mdgate.core.capture.MiniJson;
+import io.mdgate.core.capture.ReadJson;
 import io.mdgate.runtime.counters.CountersFile;
 import io.mdgate.runtime.counters.CountersFileException;
 import io.mdgate.runtime.counters.CountersSnapshot;
@@ -213,7 +213,7 @@ final class ExactlyOnceRun implements AutoCloseable
             throw new AssertionError("mdgate sim exited with " + exit + ": " + simErr);
         }
         System.out.println(dir.getFileName() + " sim: " + simOut.toString().trim());
-        return MiniJson.parseObject(simOut.toString().trim());
+        return ReadJson.parseObject(simOut.toString().trim());
     }
 
     boolean simDone()

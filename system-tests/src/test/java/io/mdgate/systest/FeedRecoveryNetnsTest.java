@@ -1,6 +1,6 @@
 package io.mdgate.systest;
 
-import io.mdgate.core.capture.MiniJson;
+import io.mdgate.core.capture.ReadJson;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -145,8 +145,8 @@ class FeedRecoveryNetnsTest
             assertEquals(0, ingress.exitValue(), () -> FeedNamespaces.outputOf(ingressOut));
 
             final LineLoss.Counters counters = loss.counters();
-            final Map<String, Object> sent = MiniJson.parseObject(Files.readString(simOut).trim());
-            final Map<String, Object> received = MiniJson.parseObject(Files.readString(ingressOut).trim());
+            final Map<String, Object> sent = ReadJson.parseObject(Files.readString(simOut).trim());
+            final Map<String, Object> received = ReadJson.parseObject(Files.readString(ingressOut).trim());
             final String gaps = Files.readString(FeedNamespaces.errorFile(ingressOut)).lines()
                 .filter(l -> l.contains("gap declared")).reduce("", (x, y) -> x + y + "\n");
             System.out.print(gaps);

@@ -198,7 +198,7 @@ class SocketIngressTest
         assertEquals(0, stats.linePackets(FeedLines.RECOVERY));
         assertEquals(2, stats.port("sockets"));
         assertTrue(stats.port("soRcvbuf") > 0);
-        assertTrue(stats.toJson().contains("\"source\": \"sockets on lo: A=" + group(201)), stats.toJson());
+        assertTrue(stats.toJson().contains("\"source\":\"sockets on lo: A=" + group(201)), stats.toJson());
     }
 
     @Test

@@ -91,8 +91,8 @@ class EgressCommandsTest
         assertEquals(200, ticks.size());
         for (final String tick : ticks)
         {
-            assertTrue(tick.startsWith("{\"gatewaySequence\": "), tick);
-            final int instrument = Integer.parseInt(tick.replaceAll(".*\"instrument\": (\\d+).*", "$1"));
+            assertTrue(tick.startsWith("{\"gatewaySequence\":"), tick);
+            final int instrument = Integer.parseInt(tick.replaceAll(".*\"instrument\":(\\d+).*", "$1"));
             assertTrue(instrument <= 3, "only instruments 1, 2, 3 and market-wide events: " + tick);
         }
         assertSymbols(ticks, 20, false);
@@ -150,7 +150,7 @@ class EgressCommandsTest
         assertEquals(published, ticks.size(), late.err.toString());
         for (int i = 0; i < ticks.size(); i++)
         {
-            assertTrue(ticks.get(i).startsWith("{\"gatewaySequence\": " + (i + 1) + ","), ticks.get(i));
+            assertTrue(ticks.get(i).startsWith("{\"gatewaySequence\":" + (i + 1) + ","), ticks.get(i));
         }
         assertSymbols(ticks, 10, true);
     }
@@ -192,11 +192,11 @@ class EgressCommandsTest
         assertEquals(300, depthTicks.size());
         for (final String tick : depthTicks)
         {
-            assertFalse(tick.matches(".*\"event\": \"(ADD|EXECUTE|EXECUTE_WITH_PRICE|CANCEL|DELETE|REPLACE)\".*"),
+            assertFalse(tick.matches(".*\"event\":\"(ADD|EXECUTE|EXECUTE_WITH_PRICE|CANCEL|DELETE|REPLACE)\".*"),
                 "view depth takes no order event: " + tick);
         }
-        assertTrue(depthTicks.stream().anyMatch(tick -> tick.contains("\"event\": \"TOP_OF_BOOK\"")));
-        assertTrue(lines(orders.out).stream().anyMatch(tick -> tick.contains("\"event\": \"ADD\"")));
+        assertTrue(depthTicks.stream().anyMatch(tick -> tick.contains("\"event\":\"TOP_OF_BOOK\"")));
+        assertTrue(lines(orders.out).stream().anyMatch(tick -> tick.contains("\"event\":\"ADD\"")));
     }
 
     @Test
@@ -230,7 +230,7 @@ class EgressCommandsTest
         assertTrue(snapshotTicks > 0, "the snapshot comes first: " + ticks.get(0));
         final long s = sequenceOf(ticks.get(0));
         assertTrue(s >= 10_000, "the consumer joined late, at " + s);
-        assertTrue(ticks.subList(0, snapshotTicks).stream().anyMatch(tick -> tick.contains("\"event\": \"ADD\"")),
+        assertTrue(ticks.subList(0, snapshotTicks).stream().anyMatch(tick -> tick.contains("\"event\":\"ADD\"")),
             "the live orders as ADD ticks");
         final Map<Integer, Long> parts = new HashMap<>();
         long previous = s;
@@ -272,7 +272,7 @@ class EgressCommandsTest
         for (final String tick : ticks)
         {
             final int instrument = instrumentOf(tick);
-            final String symbol = tick.replaceAll(".*\"symbol\": (null|\"([^\"]*)\"),.*", "$2");
+            final String symbol = tick.replaceAll(".*\"symbol\":(null|\"([^\"]*)\"),.*", "$2");
             if (instrument == 0 || fromFirst || named.contains(instrument) || !symbol.isEmpty())
             {
                 assertEquals(instrument == 0 ? "" : simulator.symbol(instrument), symbol, tick);
@@ -287,12 +287,12 @@ class EgressCommandsTest
 
     private static long sequenceOf(final String tick)
     {
-        return Long.parseLong(tick.replaceAll("^\\{\"gatewaySequence\": (\\d+),.*", "$1"));
+        return Long.parseLong(tick.replaceAll("^\\{\"gatewaySequence\":(\\d+),.*", "$1"));
     }
 
     private static int instrumentOf(final String tick)
     {
-        return Integer.parseInt(tick.replaceAll(".*\"instrument\": (\\d+),.*", "$1"));
+        return Integer.parseInt(tick.replaceAll(".*\"instrument\":(\\d+),.*", "$1"));
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.mdgate.app.journal;
 
-import io.mdgate.core.capture.MiniJson;
+import io.mdgate.core.capture.ReadJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +28,7 @@ class JournalInfoCommandTest
         final CommandRun json = CommandRun.run(new JournalCommand(), "info", journal.toString(), "--json");
 
         assertEquals(0, text.exitCode(), text::toString);
-        final Map<String, Object> info = MiniJson.parseObject(json.out().trim());
+        final Map<String, Object> info = ReadJson.parseObject(json.out().trim());
         final long ticks = ((Number)info.get("ticks")).longValue();
         assertTrue(text.out().contains(String.format("sequence 1..%d", ticks)), text::toString);
         assertTrue(text.out().contains("roll cycle     hourly"), text::toString);

@@ -88,6 +88,6 @@ class JournalToolsTest
         assertEquals(row.replace(",12,,1,", ",12,BRK A,1,"), named);
         assertEquals(row.replace(",12,,1,", ",12,\"A,\"\"B\",1,"), quoted);
         final String json = new TickJson(null).format(buffer, 0);
-        assertTrue(json.contains("\"price\": \"123.4500\"") && json.contains("\"event\": \"EXECUTE_WITH_PRICE\""), json);
+        assertTrue(json.contains("\"price\":\"123.4500\"") && json.contains("\"event\":\"EXECUTE_WITH_PRICE\""), json);
     }
 }

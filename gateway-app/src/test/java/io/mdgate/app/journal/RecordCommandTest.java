@@ -2,7 +2,7 @@ package io.mdgate.app.journal;
 
 import io.mdgate.app.sim.SimCommand;
 import io.mdgate.core.capture.CaptureFixtures;
-import io.mdgate.core.capture.MiniJson;
+import io.mdgate.core.capture.ReadJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +34,7 @@ class RecordCommandTest
         System.arraycopy(extra, 0, args, 4, extra.length);
         final CommandRun run = CommandRun.run(new RecordCommand(), args);
         assertEquals(0, run.exitCode(), run::toString);
-        return MiniJson.parseObject(run.out().trim());
+        return ReadJson.parseObject(run.out().trim());
     }
 
     private static long number(final Map<String, Object> json, final String key)
@@ -57,7 +57,7 @@ class RecordCommandTest
         assertTrue(number(second, "packets") > 0);
 
         final CommandRun info = CommandRun.run(new JournalCommand(), "info", journal.toString(), "--json");
-        final Map<String, Object> json = MiniJson.parseObject(info.out().trim());
+        final Map<String, Object> json = ReadJson.parseObject(info.out().trim());
         assertEquals(number(second, "lastSequence"), number(json, "ticks"));
         assertEquals(2, ((java.util.List<?>)json.get("tickCycles")).size(), "one hourly cycle per day");
     }
@@ -74,7 +74,7 @@ class RecordCommandTest
         assertEquals(1, again.exitCode(), again::toString);
         assertTrue(again.err().contains("time must not go backwards within a journal"), again::toString);
         final CommandRun info = CommandRun.run(new JournalCommand(), "info", journal.toString(), "--json");
-        assertEquals(ticks, number(MiniJson.parseObject(info.out().trim()), "ticks"));
+        assertEquals(ticks, number(ReadJson.parseObject(info.out().trim()), "ticks"));
     }
 
     @Test
@@ -210,7 +210,7 @@ class RecordCommandTest
         for (final CommandRun run : List.of(copied, streamed))
         {
             assertEquals(0, run.exitCode(), run::toString);
-            final Map<String, Object> summary = MiniJson.parseObject(run.out().trim());
+            final Map<String, Object> summary = ReadJson.parseObject(run.out().trim());
             assertEquals("stdin", summary.get("file"));
             for (final String key : List.of("messages", "ticks", "lastSequence", "packets", "missingMessages"))
             {
@@ -240,7 +240,7 @@ class RecordCommandTest
         assertEquals(0, shown.exitCode(), shown::toString);
         assertTrue(shown.err().matches("(?s)\\r\\[[#.]{30}\\] +\\d+%  [\\d,]+ messages  .* messages/s  ETA .*"),
             "a bar with the share of the file read: " + shown.err());
-        assertEquals(100_000, number(MiniJson.parseObject(shown.out().trim()), "messages"), "stdout is the summary");
+        assertEquals(100_000, number(ReadJson.parseObject(shown.out().trim()), "messages"), "stdout is the summary");
         assertEquals(0, quiet.exitCode(), quiet::toString);
         assertEquals("", quiet.err(), "no terminal, no --progress: nothing on stderr");
         assertEquals(2, both.exitCode(), both::toString);

@@ -3,7 +3,7 @@ package io.mdgate.app.journal;
 import io.mdgate.app.sim.SimCommand;
 import io.mdgate.core.book.BookContext;
 import io.mdgate.core.book.OrderBooks;
-import io.mdgate.core.capture.MiniJson;
+import io.mdgate.core.capture.ReadJson;
 import io.mdgate.core.feed.FeedLines;
 import io.mdgate.core.feed.FeedSession;
 import io.mdgate.core.feed.MessageProcessor;
@@ -65,7 +65,7 @@ class RecordMatchesLiveSessionTest
         final CommandRun record = CommandRun.run(new RecordCommand(), capture.toString(), "--journal",
             journal.toString(), "--json");
         assertEquals(0, record.exitCode(), record::toString);
-        final Map<String, Object> summary = MiniJson.parseObject(record.out().trim());
+        final Map<String, Object> summary = ReadJson.parseObject(record.out().trim());
 
         final LiveStage live = new LiveStage();
         live.feed(capture);

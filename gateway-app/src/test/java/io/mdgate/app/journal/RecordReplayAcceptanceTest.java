@@ -2,7 +2,7 @@ package io.mdgate.app.journal;
 
 import io.mdgate.app.DecodeCommand;
 import io.mdgate.app.sim.SimCommand;
-import io.mdgate.core.capture.MiniJson;
+import io.mdgate.core.capture.ReadJson;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -57,7 +57,7 @@ class RecordReplayAcceptanceTest
         {
             if (line.startsWith("{\"gatewaySequence\""))
             {
-                final Map<String, Object> tick = MiniJson.parseObject(line);
+                final Map<String, Object> tick = ReadJson.parseObject(line);
                 final long sequence = ((Number)tick.get("gatewaySequence")).longValue();
                 DECODED.put(sequence, tick);
                 DECODED_ORDER.add(sequence);
@@ -110,7 +110,7 @@ class RecordReplayAcceptanceTest
         assertEquals(DECODED.size(), ticks.size());
         for (final String line : ticks)
         {
-            final Map<String, Object> tick = MiniJson.parseObject(line);
+            final Map<String, Object> tick = ReadJson.parseObject(line);
             assertEquals(DECODED.get(((Number)tick.get("gatewaySequence")).longValue()), tick);
         }
     }
@@ -120,7 +120,7 @@ class RecordReplayAcceptanceTest
     {
         final CommandRun info = CommandRun.run(new JournalCommand(), "info", journal.toString(), "--json", "--verify");
         assertEquals(0, info.exitCode(), info::toString);
-        final Map<String, Object> json = MiniJson.parseObject(info.out().trim());
+        final Map<String, Object> json = ReadJson.parseObject(info.out().trim());
         assertEquals((long)DECODED.size(), ((Number)json.get("ticks")).longValue());
         assertEquals((long)DECODED.size(), ((Number)json.get("verifiedTicks")).longValue());
         assertEquals(1L, ((Number)json.get("firstSequence")).longValue());
@@ -148,7 +148,7 @@ class RecordReplayAcceptanceTest
         int named = 0;
         for (final String line : lines)
         {
-            final Map<String, Object> tick = new HashMap<>(MiniJson.parseObject(line));
+            final Map<String, Object> tick = new HashMap<>(ReadJson.parseObject(line));
             assertEquals(expected, ((Number)tick.get("gatewaySequence")).longValue(), line);
             final long receive = ((Number)tick.remove("receiveTimestamp")).longValue();
             assertTrue(receive >= time(expected), "receive time " + receive + " before exchange time: " + line);

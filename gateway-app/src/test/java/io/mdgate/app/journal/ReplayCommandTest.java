@@ -1,6 +1,6 @@
 package io.mdgate.app.journal;
 
-import io.mdgate.core.capture.MiniJson;
+import io.mdgate.core.capture.ReadJson;
 import io.mdgate.core.capture.PcapWriter;
 import io.mdgate.core.capture.Tshark;
 import org.junit.jupiter.api.BeforeAll;
@@ -125,7 +125,7 @@ class ReplayCommandTest
 
         assertEquals(0, run.exitCode(), run::toString);
         assertEquals(10, Files.readAllLines(out).size());
-        final Map<String, Object> summary = MiniJson.parseObject(run.out().trim());
+        final Map<String, Object> summary = ReadJson.parseObject(run.out().trim());
         assertEquals("ticks", summary.get("source"));
         assertEquals(10L, ((Number)summary.get("records")).longValue());
         assertEquals(10L, ((Number)summary.get("firstSequence")).longValue());
@@ -147,7 +147,7 @@ class ReplayCommandTest
         assertTrue(run.lines().size() >= 2, run::toString);
         for (final String line : run.lines())
         {
-            final Map<String, Object> packet = MiniJson.parseObject(line);
+            final Map<String, Object> packet = ReadJson.parseObject(line);
             final long time = ((Number)packet.get("receiveTimestamp")).longValue();
             assertTrue(time >= firstReceive && time <= lastReceive, line);
             assertTrue(List.of("A", "B").contains(packet.get("line")), line);
@@ -244,7 +244,7 @@ class ReplayCommandTest
 
     private static long receiveTime(final String json)
     {
-        return ((Number)MiniJson.parseObject(json).get("receiveTimestamp")).longValue();
+        return ((Number)ReadJson.parseObject(json).get("receiveTimestamp")).longValue();
     }
 
     private static void copyTree(final Path from, final Path to) throws IOException

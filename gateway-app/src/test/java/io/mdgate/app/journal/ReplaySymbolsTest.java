@@ -1,6 +1,6 @@
 package io.mdgate.app.journal;
 
-import io.mdgate.core.capture.MiniJson;
+import io.mdgate.core.capture.ReadJson;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -118,7 +118,7 @@ class ReplaySymbolsTest
         assertEquals(1_000, run.lines().size());
         for (final String line : run.lines())
         {
-            assertNull(MiniJson.parseObject(line).get("symbol"), line);
+            assertNull(ReadJson.parseObject(line).get("symbol"), line);
         }
         assertFalse(run.err().contains("symbols from"), run.err());
     }
@@ -143,7 +143,7 @@ class ReplaySymbolsTest
         final int[] named = new int[3];
         for (final String line : lines)
         {
-            final Map<String, Object> tick = MiniJson.parseObject(line);
+            final Map<String, Object> tick = ReadJson.parseObject(line);
             final int session = ((Number)tick.get("sessionId")).intValue();
             final String expected = journal.symbol(session, ((Number)tick.get("instrument")).intValue());
             assertEquals(expected, tick.get("symbol"), line);

@@ -1,5 +1,9 @@
 package io.mdgate.core.book;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.mdgate.core.json.JsonText;
+
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -51,40 +55,28 @@ public final class TopOfBookReport
 
     /**
      * @return a JSON array of {@code {"instrument", "symbol", "activity", "tradingState", "bid", "ask"}} objects,
-     * each side {@code {"price", "size", "orders", "levels"}} with the price a decimal string or null.
+     * each side {@code {"price", "size", "orders", "levels"}} with the price a decimal string or null, written
+     * through Jackson ({@link JsonText}).
      */
     public static String json(final List<Entry> entries)
     {
-        final StringBuilder out = new StringBuilder(128 * (entries.size() + 1)).append('[');
-        for (int i = 0; i < entries.size(); i++)
+        return JsonText.write(json ->
         {
-            final Entry entry = entries.get(i);
-            out.append(i == 0 ? "" : ", ")
-                .append("{\"instrument\": ").append(entry.instrument())
-                .append(", \"symbol\": ");
-            if (entry.symbol().isEmpty())
+            json.writeStartArray();
+            for (final Entry entry : entries)
             {
-                out.append("null");
+                json.writeStartObject();
+                json.writeNumberField("instrument", entry.instrument());
+                JsonText.stringOrNull(json, "symbol", entry.symbol().isEmpty() ? null : entry.symbol());
+                json.writeNumberField("activity", entry.activity());
+                JsonText.stringOrNull(json, "tradingState", entry.tradingState() == InstrumentDirectory.UNKNOWN_STATE ?
+                    null : String.valueOf(entry.tradingState()));
+                side(json, "bid", entry.bid());
+                side(json, "ask", entry.ask());
+                json.writeEndObject();
             }
-            else
-            {
-                out.append('"').append(entry.symbol().replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
-            }
-            out.append(", \"activity\": ").append(entry.activity())
-                .append(", \"tradingState\": ");
-            if (entry.tradingState() == InstrumentDirectory.UNKNOWN_STATE)
-            {
-                out.append("null");
-            }
-            else
-            {
-                out.append('"').append(entry.tradingState()).append('"');
-            }
-            side(out.append(", \"bid\": "), entry.bid());
-            side(out.append(", \"ask\": "), entry.ask());
-            out.append('}');
-        }
-        return out.append(']').toString();
+            json.writeEndArray();
+        });
     }
 
     /** @return one line per instrument: symbol (or locate), bid size@price (orders), ask price x size (orders). */
@@ -117,19 +109,13 @@ public final class TopOfBookReport
             books.bestOrderCount(instrument, side), books.levelCount(instrument, side));
     }
 
-    private static void side(final StringBuilder out, final Top top)
+    private static void side(final JsonGenerator json, final String name, final Top top) throws IOException
     {
-        out.append("{\"price\": ");
-        if (top.price() == OrderBooks.NO_PRICE)
-        {
-            out.append("null");
-        }
-        else
-        {
-            out.append('"').append(price(top.price())).append('"');
-        }
-        out.append(", \"size\": ").append(top.size())
-            .append(", \"orders\": ").append(top.orders())
-            .append(", \"levels\": ").append(top.levels()).append('}');
+        json.writeObjectFieldStart(name);
+        JsonText.stringOrNull(json, "price", top.price() == OrderBooks.NO_PRICE ? null : price(top.price()));
+        json.writeNumberField("size", top.size());
+        json.writeNumberField("orders", top.orders());
+        json.writeNumberField("levels", top.levels());
+        json.writeEndObject();
     }
 }

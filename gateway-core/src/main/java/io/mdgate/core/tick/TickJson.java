@@ -11,7 +11,9 @@ import io.mdgate.core.tick.sbe.TickFlagsDecoder;
 import org.agrona.DirectBuffer;
 
 /**
- * Writes a tick as one JSON object on one line, for tools ({@code mdgate decode --ticks}) and logs. Keys, in this
+ * Writes a tick as one JSON object on one line, for tools ({@code mdgate decode --ticks}, replay, consume) and logs,
+ * in the style of every command's JSON (compact, {@code "key":value}, as Jackson writes it). Written by hand rather
+ * than through Jackson's generator, which wrote a third fewer ticks per second for the same text. Keys, in this
  * order and always present: {@code gatewaySequence, exchangeSequence, exchangeTimestamp, receiveTimestamp,
  * instrument, symbol, sessionId, event, side, price, quantity, orderReference, matchOrNewReference, flags}.
  * {@code price} is a decimal string with four places, or null; {@code symbol} comes from the instrument directory
@@ -31,7 +33,7 @@ public final class TickJson
 
     /**
      * @param instruments to look symbols up in (the books' {@link InstrumentDirectory}, a {@link SymbolDirectory}),
-     *                    or null to write {@code "symbol": null}.
+     *                    or null to write {@code "symbol":null}.
      */
     public TickJson(final SymbolLookup instruments)
     {
@@ -50,22 +52,23 @@ public final class TickJson
     public StringBuilder appendTo(final DirectBuffer buffer, final int offset, final StringBuilder out)
     {
         final TickDecoder tick = decoder.wrap(buffer, offset, TickEncoder.BLOCK_LENGTH, TickEncoder.SCHEMA_VERSION);
-        unsigned(tick.gatewaySequence(), out.append("{\"gatewaySequence\": "));
-        unsigned(tick.exchangeSequence(), out.append(", \"exchangeSequence\": "));
-        out.append(", \"exchangeTimestamp\": ").append(tick.exchangeTimestamp())
-            .append(", \"receiveTimestamp\": ").append(tick.receiveTimestamp())
-            .append(", \"instrument\": ").append(tick.instrumentId())
-            .append(", \"symbol\": ");
+        unsigned(tick.gatewaySequence(), out.append("{\"gatewaySequence\":"));
+        unsigned(tick.exchangeSequence(), out.append(",\"exchangeSequence\":"));
+        out.append(",\"exchangeTimestamp\":").append(tick.exchangeTimestamp())
+            .append(",\"receiveTimestamp\":").append(tick.receiveTimestamp())
+            .append(",\"instrument\":").append(tick.instrumentId())
+            .append(",\"symbol\":");
         symbol(tick.instrumentId(), out);
-        out.append(", \"sessionId\": ").append(tick.sessionId())
-            .append(", \"event\": \"").append(eventName(tick.eventTypeRaw())).append('"')
-            .append(", \"side\": \"").append((char)tick.sideRaw()).append('"')
-            .append(", \"price\": ");
+        out.append(",\"sessionId\":").append(tick.sessionId())
+            .append(",\"event\":\"").append(eventName(tick.eventTypeRaw())).append('"')
+            .append(",\"side\":\"");
+        character((char)(tick.sideRaw() & 0xFF), out);
+        out.append("\",\"price\":");
         price(tick.price().mantissa(), out);
-        out.append(", \"quantity\": ").append(tick.quantity());
-        unsigned(tick.orderReference(), out.append(", \"orderReference\": "));
-        unsigned(tick.matchOrNewReference(), out.append(", \"matchOrNewReference\": "));
-        out.append(", \"flags\": [");
+        out.append(",\"quantity\":").append(tick.quantity());
+        unsigned(tick.orderReference(), out.append(",\"orderReference\":"));
+        unsigned(tick.matchOrNewReference(), out.append(",\"matchOrNewReference\":"));
+        out.append(",\"flags\":[");
         flags(tick.flags(), out);
         return out.append("]}");
     }
@@ -114,16 +117,25 @@ public final class TickJson
             {
                 out.append('\\').append(c);
             }
-            else if (c < 0x20 || c > 0x7E)
-            {
-                out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
-            }
             else
             {
-                out.append(c);
+                character(c, out);
             }
         }
         out.append('"');
+    }
+
+    /** Appends a character of a JSON string: as it is from 0x20 to 0x7E but quote and backslash, else escaped. */
+    private static void character(final char c, final StringBuilder out)
+    {
+        if (c < 0x20 || c > 0x7E || c == '"' || c == '\\')
+        {
+            out.append("\\u00").append(HEX[c >> 4 & 0xF]).append(HEX[c & 0xF]);
+        }
+        else
+        {
+            out.append(c);
+        }
     }
 
     private static String eventName(final short raw)
@@ -164,7 +176,7 @@ public final class TickJson
     {
         if (set)
         {
-            out.append(out.length() == start ? "\"" : ", \"").append(name).append('"');
+            out.append(out.length() == start ? "\"" : ",\"").append(name).append('"');
         }
     }
 }

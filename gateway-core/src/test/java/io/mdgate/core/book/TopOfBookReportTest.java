@@ -30,12 +30,12 @@ class TopOfBookReportTest
         assertEquals(6, entries.get(1).instrument());
         assertEquals(new TopOfBookReport.Top(1_500_000, 100, 1, 2), entries.get(0).bid());
         assertEquals(new TopOfBookReport.Top(OrderBooks.NO_PRICE, 0, 0, 0), entries.get(1).ask());
-        assertEquals("[{\"instrument\": 2, \"symbol\": \"AAPL\", \"activity\": 3, \"tradingState\": \"T\", " +
-            "\"bid\": {\"price\": \"150.0000\", \"size\": 100, \"orders\": 1, \"levels\": 2}, " +
-            "\"ask\": {\"price\": \"150.0100\", \"size\": 70, \"orders\": 1, \"levels\": 1}}, " +
-            "{\"instrument\": 6, \"symbol\": null, \"activity\": 2, \"tradingState\": null, " +
-            "\"bid\": {\"price\": null, \"size\": 0, \"orders\": 0, \"levels\": 0}, " +
-            "\"ask\": {\"price\": null, \"size\": 0, \"orders\": 0, \"levels\": 0}}]",
+        assertEquals("[{\"instrument\":2,\"symbol\":\"AAPL\",\"activity\":3,\"tradingState\":\"T\"," +
+            "\"bid\":{\"price\":\"150.0000\",\"size\":100,\"orders\":1,\"levels\":2}," +
+            "\"ask\":{\"price\":\"150.0100\",\"size\":70,\"orders\":1,\"levels\":1}}," +
+            "{\"instrument\":6,\"symbol\":null,\"activity\":2,\"tradingState\":null," +
+            "\"bid\":{\"price\":null,\"size\":0,\"orders\":0,\"levels\":0}," +
+            "\"ask\":{\"price\":null,\"size\":0,\"orders\":0,\"levels\":0}}]",
             TopOfBookReport.json(entries));
         final List<String> text = TopOfBookReport.text(entries);
         assertTrue(text.get(0).startsWith("AAPL"), text.get(0));

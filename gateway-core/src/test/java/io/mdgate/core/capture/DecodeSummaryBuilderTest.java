@@ -32,7 +32,7 @@ class DecodeSummaryBuilderTest
             .volume(1234, 1_000_000)
             .build();
 
-        final Map<String, Object> json = MiniJson.parseObject(summary.toJson());
+        final Map<String, Object> json = ReadJson.parseObject(summary.toJson());
         assertEquals(2L, json.get("messages"));
         assertEquals(2L, ((Map<?, ?>)json.get("counts")).get("S"));
         assertEquals(7L, json.get("firstSequence"));

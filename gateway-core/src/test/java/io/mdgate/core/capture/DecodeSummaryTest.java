@@ -43,7 +43,7 @@ class DecodeSummaryTest
     @Test
     void shouldStartTheJsonWithTheKeysScriptsRelyOnInTheirOrder()
     {
-        final Map<String, Object> json = MiniJson.parseObject(sample().toJson());
+        final Map<String, Object> json = ReadJson.parseObject(sample().toJson());
         final List<String> keys = new ArrayList<>(json.keySet());
 
         assertEquals(List.of("messages", "counts", "malformed", "gaps", "firstSequence", "lastSequence"),
@@ -59,7 +59,7 @@ class DecodeSummaryTest
     @SuppressWarnings("unchecked")
     void shouldListEveryItchTypeInTheCountsEvenWhenAbsent()
     {
-        final Map<String, Object> counts = (Map<String, Object>)MiniJson.parseObject(sample().toJson()).get("counts");
+        final Map<String, Object> counts = (Map<String, Object>)ReadJson.parseObject(sample().toJson()).get("counts");
 
         assertEquals(ItchMessageType.ALL.length, counts.size());
         assertEquals(5L, counts.get("A"));
@@ -72,7 +72,7 @@ class DecodeSummaryTest
     void shouldEscapeQuotesBackslashesAndControlCharactersInStrings()
     {
         final String json = sample().toJson();
-        final Map<String, Object> parsed = MiniJson.parseObject(json);
+        final Map<String, Object> parsed = ReadJson.parseObject(json);
 
         assertEquals(sample().file(), parsed.get("file"));
         assertTrue(json.contains("\\\"name\\\"\\\\with\\ttab\\u0001"), json);
@@ -83,7 +83,7 @@ class DecodeSummaryTest
     @SuppressWarnings("unchecked")
     void shouldBreakDownTheMalformedCountAndKeepTheGapRanges()
     {
-        final Map<String, Object> json = MiniJson.parseObject(sample().toJson());
+        final Map<String, Object> json = ReadJson.parseObject(sample().toJson());
         final Map<String, Object> detail = (Map<String, Object>)json.get("malformedDetail");
         final List<Object> ranges = (List<Object>)json.get("gapRanges");
 
@@ -98,10 +98,10 @@ class DecodeSummaryTest
     @SuppressWarnings("unchecked")
     void shouldKeepTheSameKeysWhetherOrNotTheInputWasACapture()
     {
-        final Map<String, Object> capture = MiniJson.parseObject(sample().toJson());
+        final Map<String, Object> capture = ReadJson.parseObject(sample().toJson());
         final DecodeSummary file = new DecodeSummary();
         file.format = ItchFileFormat.DAILY;
-        final Map<String, Object> daily = MiniJson.parseObject(file.toJson());
+        final Map<String, Object> daily = ReadJson.parseObject(file.toJson());
 
         assertEquals(capture.keySet(), daily.keySet());
         assertNull(daily.get("session"));
@@ -116,8 +116,8 @@ class DecodeSummaryTest
     {
         assertEquals(3500, sample().messagesPerSecond());
         assertEquals(0, new DecodeSummary().messagesPerSecond());
-        assertEquals(3500L, MiniJson.parseObject(sample().toJson()).get("messagesPerSecond"));
-        assertEquals(2.0, MiniJson.parseObject(sample().toJson()).get("elapsedMillis"));
+        assertEquals(3500L, ReadJson.parseObject(sample().toJson()).get("messagesPerSecond"));
+        assertEquals(2.0, ReadJson.parseObject(sample().toJson()).get("elapsedMillis"));
     }
 
     @Test

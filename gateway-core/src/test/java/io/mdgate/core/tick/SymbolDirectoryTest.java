@@ -55,11 +55,11 @@ class SymbolDirectoryTest
         directory.onTick(tick(EventType.INSTRUMENT, 5, Alpha.pack8("BRK A"), 1), 0);
         directory.onTick(tick(EventType.INSTRUMENT, 6, Alpha.pack8("A\"B\\C\u0001"), 1), 0);
 
-        assertTrue(json.format(tick(EventType.ADD, 5, 1, 1), 0).contains("\"instrument\": 5, \"symbol\": \"BRK A\", "),
+        assertTrue(json.format(tick(EventType.ADD, 5, 1, 1), 0).contains("\"instrument\":5,\"symbol\":\"BRK A\","),
             json.format(buffer, 0));
         assertTrue(json.format(tick(EventType.ADD, 6, 1, 1), 0)
-            .contains("\"symbol\": \"A\\\"B\\\\C\\u0001\", "), json.format(buffer, 0));
-        assertTrue(json.format(tick(EventType.ADD, 7, 1, 1), 0).contains("\"symbol\": null, "),
+            .contains("\"symbol\":\"A\\\"B\\\\C\\u0001\","), json.format(buffer, 0));
+        assertTrue(json.format(tick(EventType.ADD, 7, 1, 1), 0).contains("\"symbol\":null,"),
             json.format(buffer, 0));
     }
 

@@ -9,11 +9,13 @@ import io.mdgate.core.tick.sbe.EventType;
 import io.mdgate.core.tick.sbe.Side;
 import io.mdgate.core.tick.sbe.TickEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
+import io.mdgate.core.capture.ReadJson;
 import org.junit.jupiter.api.Test;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,14 +39,14 @@ class TickJsonTest
         decoder.decode(buffer, 0, writer.addOrder(0, 3, 34_200_000_000_000L, 99, 'B', 300, Alpha.pack8("AAPL"),
             1_500_005), normalizer);
 
-        assertEquals("{\"gatewaySequence\": 8, \"exchangeSequence\": 42, \"exchangeTimestamp\": 1735828200000000000, " +
-            "\"receiveTimestamp\": 5, \"instrument\": 3, \"symbol\": \"AAPL\", \"sessionId\": 1, \"event\": \"ADD\", " +
-            "\"side\": \"B\", \"price\": \"150.0005\", \"quantity\": 300, \"orderReference\": 99, " +
-            "\"matchOrNewReference\": 0, \"flags\": []}", lines.get(1));
-        assertEquals("{\"gatewaySequence\": 9, \"exchangeSequence\": 42, \"exchangeTimestamp\": 1735828200000000000, " +
-            "\"receiveTimestamp\": 5, \"instrument\": 3, \"symbol\": \"AAPL\", \"sessionId\": 1, " +
-            "\"event\": \"TOP_OF_BOOK\", \"side\": \"B\", \"price\": \"150.0005\", \"quantity\": 300, " +
-            "\"orderReference\": 0, \"matchOrNewReference\": 1, \"flags\": [\"lastInMessage\"]}", lines.get(2));
+        assertEquals("{\"gatewaySequence\":8,\"exchangeSequence\":42,\"exchangeTimestamp\":1735828200000000000," +
+            "\"receiveTimestamp\":5,\"instrument\":3,\"symbol\":\"AAPL\",\"sessionId\":1,\"event\":\"ADD\"," +
+            "\"side\":\"B\",\"price\":\"150.0005\",\"quantity\":300,\"orderReference\":99," +
+            "\"matchOrNewReference\":0,\"flags\":[]}", lines.get(1));
+        assertEquals("{\"gatewaySequence\":9,\"exchangeSequence\":42,\"exchangeTimestamp\":1735828200000000000," +
+            "\"receiveTimestamp\":5,\"instrument\":3,\"symbol\":\"AAPL\",\"sessionId\":1," +
+            "\"event\":\"TOP_OF_BOOK\",\"side\":\"B\",\"price\":\"150.0005\",\"quantity\":300," +
+            "\"orderReference\":0,\"matchOrNewReference\":1,\"flags\":[\"lastInMessage\"]}", lines.get(2));
     }
 
     @Test
@@ -58,10 +60,10 @@ class TickJsonTest
 
         final String line = new TickJson(null).format(buffer, 0);
 
-        assertTrue(line.contains("\"symbol\": null"), line);
-        assertTrue(line.contains("\"price\": null"), line);
-        assertTrue(line.contains("\"flags\": [\"lineB\", \"bookCrossed\", \"unknownOrder\"]"), line);
-        assertTrue(line.contains("\"event\": \"BROKEN_TRADE\", \"side\": \"N\""), line);
+        assertTrue(line.contains("\"symbol\":null"), line);
+        assertTrue(line.contains("\"price\":null"), line);
+        assertTrue(line.contains("\"flags\":[\"lineB\",\"bookCrossed\",\"unknownOrder\"]"), line);
+        assertTrue(line.contains("\"event\":\"BROKEN_TRADE\",\"side\":\"N\""), line);
     }
 
     @Test
@@ -74,8 +76,8 @@ class TickJsonTest
 
         final String line = new TickJson(null).format(buffer, 0);
 
-        assertTrue(line.contains("\"event\": \"LEVEL\", \"side\": \"S\", \"price\": \"123.4500\", " +
-            "\"quantity\": 700, \"orderReference\": 2, \"matchOrNewReference\": 4"), line);
+        assertTrue(line.contains("\"event\":\"LEVEL\",\"side\":\"S\",\"price\":\"123.4500\"," +
+            "\"quantity\":700,\"orderReference\":2,\"matchOrNewReference\":4"), line);
     }
 
     @Test
@@ -85,5 +87,42 @@ class TickJsonTest
         assertEquals("\"12.0500\"", TickJson.price(120_500, new StringBuilder()).toString());
         assertEquals("\"-3.1000\"", TickJson.price(-31_000, new StringBuilder()).toString());
         assertEquals("\"214748.3647\"", TickJson.price(Integer.MAX_VALUE, new StringBuilder()).toString());
+    }
+
+    @Test
+    void shouldWriteWhatJacksonReadsBackFieldByFieldInItsCompactStyle()
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        final TickEncoder encoder = new TickEncoder().wrap(buffer, 0).gatewaySequence(-2L).exchangeSequence(77)
+            .exchangeTimestamp(1_735_828_200_000_000_123L).receiveTimestamp(-5).instrumentId(65_535).sessionId(9)
+            .eventType(EventType.REPLACE).quantity(-1).orderReference(Long.MIN_VALUE).matchOrNewReference(3);
+        encoder.price().mantissa(-1_234_567);
+        encoder.flags().snapshot(true).lineB(true);
+        buffer.putByte(TickEncoder.sideEncodingOffset(), (byte)'"');
+        final long symbol = 0x41_22_5C_09_5A_E9_20_20L; // A " \\ tab Z e-acute, as Alpha packs 8 bytes
+
+        final String line = new TickJson(instrument -> instrument == 65_535 ? symbol : 0).format(buffer, 0);
+        final Map<String, Object> json = ReadJson.parseObject(line);
+
+        assertEquals(List.of("gatewaySequence", "exchangeSequence", "exchangeTimestamp", "receiveTimestamp",
+            "instrument", "symbol", "sessionId", "event", "side", "price", "quantity", "orderReference",
+            "matchOrNewReference", "flags"), List.copyOf(json.keySet()));
+        assertEquals(new java.math.BigInteger("18446744073709551614"), json.get("gatewaySequence"));
+        assertEquals(77L, json.get("exchangeSequence"));
+        assertEquals(1_735_828_200_000_000_123L, json.get("exchangeTimestamp"));
+        assertEquals(-5L, json.get("receiveTimestamp"));
+        assertEquals(65_535L, json.get("instrument"));
+        assertEquals("A\"\\\tZ\u00e9", json.get("symbol"));
+        assertEquals(9L, json.get("sessionId"));
+        assertEquals("REPLACE", json.get("event"));
+        assertEquals("\"", json.get("side"));
+        assertEquals("-123.4567", json.get("price"));
+        assertEquals(4_294_967_295L, json.get("quantity"));
+        assertEquals(new java.math.BigInteger("9223372036854775808"), json.get("orderReference"));
+        assertEquals(3L, json.get("matchOrNewReference"));
+        assertEquals(List.of("lineB", "snapshot"), json.get("flags"));
+        assertTrue(line.startsWith("{\"gatewaySequence\":18446744073709551614,\"exchangeSequence\":77,"), line);
+        assertTrue(line.contains("\"symbol\":\"A\\\"\\\\\\u0009Z\\u00e9\","), line);
+        assertTrue(line.contains("\"side\":\"\\u0022\""), line);
     }
 }
