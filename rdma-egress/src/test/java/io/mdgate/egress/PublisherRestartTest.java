@@ -17,6 +17,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -116,6 +117,51 @@ class PublisherRestartTest
         assertEquals(2, consumer.counters().connects());
     }
 
+    @Test
+    void shouldWaitTwiceAsLongAfterEachFailedReconnectUpToTheLongestInterval()
+    {
+        final long[] now = {0};
+        final RunningPublisher first = start(1);
+        final EgressConsumer consumer = consumer(EventLog.STDERR, context -> context.nanoClock(() -> now[0])
+            .reconnectIntervalNanos(millis(20)).reconnectMaxIntervalNanos(millis(320)));
+        consumer.subscribeAll();
+        Await.until("subscription answers", 10, () ->
+        {
+            consumer.poll((buffer, offset) -> { }, 100);
+            return consumer.subscriptionsAwaitingAnswer() == 0;
+        });
+
+        first.kill();
+        Await.until("the lost connection noticed", 30, () ->
+        {
+            now[0] += millis(1);
+            consumer.poll((buffer, offset) -> { }, 16);
+            return consumer.counters().disconnects() == 1;
+        });
+        final long lost = now[0];
+        while (now[0] - lost < millis(3000))
+        {
+            now[0] += millis(5);
+            consumer.poll((buffer, offset) -> { }, 16);
+        }
+        // Attempts 20, 60, 140, 300 and 620 ms after the loss, then every 320 ms: 12 in 3 s (150 at a fixed 20 ms).
+        final long failures = consumer.counters().reconnectFailures();
+        assertTrue(failures >= 10 && failures <= 13, "failed reconnects in 3 s: " + failures);
+
+        start(1);
+        Await.until("reconnected to the new publisher", 30, () ->
+        {
+            now[0] += millis(5);
+            consumer.poll((buffer, offset) -> { }, 16);
+            return consumer.counters().connects() == 2;
+        });
+    }
+
+    private static long millis(final long millis)
+    {
+        return TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
     private static UnsafeBuffer tick(final long sequence)
     {
         return Ticks.add(sequence, (int)(sequence % 10) + 1, 0);
@@ -160,11 +206,17 @@ class PublisherRestartTest
 
     private EgressConsumer consumer(final EventLog log)
     {
+        // Every 20 ms, no back-off: the tests of what is delivered and said want many attempts quickly.
+        return consumer(log, context -> context.reconnectMaxIntervalNanos(millis(20)));
+    }
+
+    private EgressConsumer consumer(final EventLog log, final UnaryOperator<ConsumerContext> settings)
+    {
         final ShmTransport transport = new ShmTransport(ShmInstance.context(shm.instance()));
         closeables.add(transport);
-        final EgressConsumer consumer = EgressConsumer.connect(transport, new ConsumerContext().name(NAME)
-            .token(TOKEN).ringSlots(64).controlPollNanos(0).reconnectIntervalNanos(TimeUnit.MILLISECONDS.toNanos(20))
-            .eventLog(log));
+        final EgressConsumer consumer = EgressConsumer.connect(transport, settings.apply(new ConsumerContext().name(NAME)
+            .token(TOKEN).ringSlots(64).controlPollNanos(0).reconnectIntervalNanos(millis(20))
+            .eventLog(log)));
         closeables.add(0, consumer);
         return consumer;
     }

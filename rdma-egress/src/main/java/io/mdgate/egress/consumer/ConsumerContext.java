@@ -24,6 +24,7 @@ public final class ConsumerContext
     public static final long DEFAULT_CONNECT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
     public static final long DEFAULT_CONTROL_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     public static final long DEFAULT_RECONNECT_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    public static final long DEFAULT_RECONNECT_MAX_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(4);
     public static final int DEFAULT_PENDING_TICKS = 65536;
 
     private String name;
@@ -35,6 +36,7 @@ public final class ConsumerContext
     private long connectTimeoutNanos = DEFAULT_CONNECT_TIMEOUT_NANOS;
     private long controlPollNanos = DEFAULT_CONTROL_POLL_NANOS;
     private long reconnectIntervalNanos = DEFAULT_RECONNECT_INTERVAL_NANOS;
+    private long reconnectMaxIntervalNanos = DEFAULT_RECONNECT_MAX_INTERVAL_NANOS;
     private boolean reconnect = true;
     private long resumeFromSequence;
     private int pendingTicks = DEFAULT_PENDING_TICKS;
@@ -68,6 +70,8 @@ public final class ConsumerContext
         require(connectTimeoutNanos > 0, "connectTimeoutNanos must be positive");
         require(controlPollNanos >= 0, "controlPollNanos must not be negative");
         require(reconnectIntervalNanos > 0, "reconnectIntervalNanos must be positive");
+        require(reconnectMaxIntervalNanos >= reconnectIntervalNanos, "reconnectMaxIntervalNanos must be at least " +
+            "reconnectIntervalNanos (" + reconnectIntervalNanos + "), was " + reconnectMaxIntervalNanos);
         require(resumeFromSequence >= 0, "resumeFromSequence must not be negative");
         require(pendingTicks >= 64 && pendingTicks <= (1 << 24), "pendingTicks must be 64..16777216");
         require(null != epochClock && null != nanoClock && null != eventLog, "clocks and event log must be set");
@@ -193,6 +197,22 @@ public final class ConsumerContext
     public ConsumerContext reconnectIntervalNanos(final long reconnectIntervalNanos)
     {
         this.reconnectIntervalNanos = reconnectIntervalNanos;
+        return this;
+    }
+
+    public long reconnectMaxIntervalNanos()
+    {
+        return reconnectMaxIntervalNanos;
+    }
+
+    /**
+     * @param reconnectMaxIntervalNanos the longest wait between two reconnect attempts: the first comes
+     *                                  {@link #reconnectIntervalNanos()} after the loss, each failed one doubles the
+     *                                  wait up to this, so a publisher down for long is not asked many times a second.
+     */
+    public ConsumerContext reconnectMaxIntervalNanos(final long reconnectMaxIntervalNanos)
+    {
+        this.reconnectMaxIntervalNanos = reconnectMaxIntervalNanos;
         return this;
     }
 

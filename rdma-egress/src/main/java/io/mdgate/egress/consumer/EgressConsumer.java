@@ -110,6 +110,8 @@ public final class EgressConsumer implements AutoCloseable
     private String lastReconnectFailure;
     private long lastReconnectLogNanos;
     private long reconnectFailuresLogged;
+    /** Wait before the next reconnect attempt: reconnectIntervalNanos after a loss, doubled by each failed attempt. */
+    private long reconnectDelayNanos;
     private boolean wantAll;
     private SubscriptionView allView = SubscriptionView.ALL;
     private final UnsafeBuffer depthCopy;
@@ -350,8 +352,7 @@ public final class EgressConsumer implements AutoCloseable
         {
             disconnect("no WELCOME from the publisher");
         }
-        else if (state == DISCONNECTED && context.reconnect() &&
-            nowNanos - stateSinceNanos >= context.reconnectIntervalNanos())
+        else if (state == DISCONNECTED && context.reconnect() && nowNanos - stateSinceNanos >= reconnectDelayNanos)
         {
             stateSinceNanos = nowNanos;
             try
@@ -363,6 +364,7 @@ public final class EgressConsumer implements AutoCloseable
                 releaseConnection();
                 state = DISCONNECTED;
                 stateSinceNanos = nowNanos;
+                reconnectDelayNanos = Math.min(reconnectDelayNanos * 2, context.reconnectMaxIntervalNanos());
                 reconnectFailed(ex);
             }
             return 1;
@@ -1178,6 +1180,7 @@ public final class EgressConsumer implements AutoCloseable
         releaseConnection();
         state = context.reconnect() ? DISCONNECTED : CLOSED;
         stateSinceNanos = nowNanos;
+        reconnectDelayNanos = context.reconnectIntervalNanos();
     }
 
     private void releaseConnection()
