@@ -40,10 +40,6 @@ ROLE=consumers
 RXE_IPV4=10.78.0.2
 PEER_IPV4=10.78.0.1
 ENV
-# The host's MDGATE_PAIR_* settings (pair.sh's faults and session size) go to both guests.
-while IFS= read -r setting; do
-    printf '%s=%q\n' "$setting" "${!setting}" | tee -a "$out/a.env" >>"$out/b.env"
-done < <(compgen -e | grep '^MDGATE_PAIR_' || true)
 
 pids=()
 cleanup()

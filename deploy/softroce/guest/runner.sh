@@ -21,11 +21,8 @@ rxe_peer=veth1
 rxe_ipv4=10.77.0.1
 pair=0
 if [[ -f $bed/host.env ]]; then
-    # Exported: the payload's steps read its MDGATE_PAIR_* settings too.
-    set -a
     # shellcheck source=/dev/null
     source "$bed/host.env"
-    set +a
     pair=1
     rxe_netdev=eth0
     rxe_peer=
