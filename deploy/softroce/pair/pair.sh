@@ -251,7 +251,7 @@ link_goes_down_and_up()
     [[ $(cat "/sys/class/infiniband/$RXE_DEV/ports/1/state") == *ACTIVE* ]]
 }
 
-last_seen() { tail -n 1 "$work/$1.jsonl" 2>/dev/null | grep -o '"gatewaySequence": [0-9]*' | grep -o '[0-9]*$'; }
+last_seen() { tail -n 1 "$work/$1.jsonl" 2>/dev/null | grep -o '"gatewaySequence": *[0-9]*' | grep -o '[0-9]*$'; }
 
 consumers_catch_up()
 {
@@ -285,7 +285,7 @@ every_sequence_once()
 {
     local expected summary
     expected=$(<"$ex/expected")
-    summary=$(grep -o '"gatewaySequence": [0-9]*' "$work/$1.jsonl" | grep -o '[0-9]*$' | awk -v want="$expected" '
+    summary=$(grep -o '"gatewaySequence": *[0-9]*' "$work/$1.jsonl" | grep -o '[0-9]*$' | awk -v want="$expected" '
         $1 != prev + 1 { bad++; if (bad <= 5) printf "after %d came %d\n", prev, $1 }
         { prev = $1; n++ }
         END { printf "%d ticks, last sequence %d of %d, %d breaks\n", n, prev, want, bad;
