@@ -5,9 +5,10 @@ package io.mdgate.core.book;
  * allocated. Every pool is sized from these numbers at start-up and never grows: running out is a counted error
  * with a return code on the hot path.
  * <p>
- * Memory: 32 bytes per record of the reference window, 32 bytes per order for the overflow records plus 24 for
- * their map (rounded up to a power of two), 96 bytes per level (record and two arenas of four entries), and about
- * 80 bytes per instrument (the defaults take about 230 MB).
+ * Memory: 28 bytes per record of the reference window (the 16-byte record, its arrival number, its count of
+ * displaced orders), 32 bytes per order for the overflow records and their references plus 24 for their map
+ * (rounded up to a power of two), 96 bytes per level (record and two arenas of four entries), and about 80 bytes
+ * per instrument (the defaults take about 210 MB).
  * <p>
  * Threading: configure on one thread before constructing the books; not for use afterwards.
  */

@@ -6,7 +6,7 @@ import java.util.Arrays;
  * Every instrument's order book, built from ITCH order events: per instrument and side its price levels in a
  * sorted array with the best at the end (best price and size in one read, a new order's level near the touch found
  * in a few steps, any depth by index), and per level its orders' time priority as arrival numbers. Orders are found by reference
- * through a direct-mapped window ({@link OrderPool}), not a hash; order and level records are 32 bytes each,
+ * through a direct-mapped window ({@link OrderPool}), not a hash; order records are 16 bytes and level records 32,
  * one cache line or less per record touched. A replaced order keeps its side and instrument and goes to the back of its new
  * level. Fully executed or cancelled orders leave the book.
  * <p>

@@ -28,6 +28,8 @@ final class PriceLadders
     private static final int START = 0;
     private static final int COUNT = 1;
     private static final int CAPACITY = 2;
+    /** The best level's record, kept beside the count so the best is one read, not one after another. */
+    private static final int BEST = 3;
     private static final int META_STRIDE = 4;
 
     final LevelPool levels;
@@ -83,6 +85,10 @@ final class PriceLadders
         System.arraycopy(arena, insertAt, arena, insertAt + 1, end - insertAt);
         arena[insertAt] = key << 32 | level;
         meta[at + COUNT] = count + 1;
+        if (insertAt == end)
+        {
+            meta[at + BEST] = level;
+        }
         searchDepth = end - insertAt;
         created = true;
         return level;
@@ -104,6 +110,10 @@ final class PriceLadders
         searchDepth = end - 1 - position;
         System.arraycopy(arena, position + 1, arena, position, end - 1 - position);
         meta[at + COUNT] = count - 1;
+        if (position == end - 1 && count > 1)
+        {
+            meta[at + BEST] = (int)arena[end - 2];
+        }
         if (count == 1)
         {
             releaseChunk(start, meta[at + CAPACITY]);
@@ -139,8 +149,7 @@ final class PriceLadders
     int best(final int book)
     {
         final int at = book * META_STRIDE;
-        final int count = meta[at + COUNT];
-        return count == 0 ? NONE : (int)arena[meta[at + START] + count - 1];
+        return meta[at + COUNT] == 0 ? NONE : meta[at + BEST];
     }
 
     /** @return the best price of the book without reading the level, or {@link OrderBooks#NO_PRICE}. */
