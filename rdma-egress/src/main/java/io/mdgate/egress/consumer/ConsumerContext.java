@@ -288,8 +288,9 @@ public final class ConsumerContext
      *                           each once; the directory's ticks are not handed to the handler. Not asked for with
      *                           {@link #snapshotOnConnect(boolean)} or {@link #resumeFromSequence(long)}, which bring
      *                           the INSTRUMENT ticks themselves (and a directory of today would misname ticks replayed
-     *                           from an earlier session). A publisher that predates the directory refuses it; live
-     *                           delivery then goes on and those symbols stay unknown.
+     *                           from an earlier session). A publisher that predates the directory refuses it, and
+     *                           one that predates snapshots leaves it unanswered (given up after the heartbeat
+     *                           timeout); live delivery then goes on and those symbols stay unknown.
      */
     public ConsumerContext directoryOnConnect(final boolean directoryOnConnect)
     {

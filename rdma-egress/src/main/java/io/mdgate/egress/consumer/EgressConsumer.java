@@ -127,6 +127,9 @@ public final class EgressConsumer implements AutoCloseable
     private boolean directoryDue;
     /** Asked for the directory and waiting for its end: live paths are not read meanwhile. */
     private boolean directoryPending;
+    private long directoryAskedNanos;
+    /** The directory went unanswered for the heartbeat timeout and was given up: its late answer is passed over. */
+    private boolean directoryAbandoned;
     /** RECOVER requests whose answers were abandoned by a snapshot: their RECOVERY_END messages are ignored. */
     private int staleRecoveryEnds;
     /** Sequence live delivery continued after at the last snapshot (0: none); ticks at or below it are covered. */
@@ -284,6 +287,10 @@ public final class EgressConsumer implements AutoCloseable
             {
                 resyncDue = false;
                 ring.resync();
+            }
+            if (directoryPending && nowNanos - directoryAskedNanos > heartbeatTimeoutNanos)
+            {
+                abandonDirectory();
             }
             if (!snapshotPending && !directoryPending)
             {
@@ -899,9 +906,25 @@ public final class EgressConsumer implements AutoCloseable
     private void beginDirectory()
     {
         directoryPending = true;
+        directoryAbandoned = false;
+        directoryAskedNanos = nowNanos;
         snapshotRequest.wrapForEncode(scratch, 0, SNAPSHOT);
         snapshotRequest.flags(PER_INSTRUMENT | DIRECTORY).instrumentCount(0);
         send(snapshotRequest, SnapshotRequestFlyweight.length(0));
+    }
+
+    /**
+     * A publisher that predates snapshots altogether passes the request over as an unknown message: after the
+     * heartbeat timeout without an answer, live delivery goes on without the directory.
+     */
+    private void abandonDirectory()
+    {
+        directoryPending = false;
+        directoryAbandoned = true;
+        counters.directoriesRefused++;
+        log.log("consumer '" + context.name() + "': the publisher did not answer the directory request within " +
+            TimeUnit.NANOSECONDS.toMillis(heartbeatTimeoutNanos) + " ms; live ticks continue, symbols of " +
+            "instruments named before this consumer joined stay unknown");
     }
 
     private void onDirectoryData(final DirectBuffer buffer, final int count)
@@ -946,6 +969,10 @@ public final class EgressConsumer implements AutoCloseable
             onDirectoryData(buffer, count);
             return;
         }
+        if (directoryAbandoned && !snapshotPending)
+        {
+            return; // the late answer of a directory given up
+        }
         if (!snapshotPending || count < 0 || RecoveryDataFlyweight.TICKS_OFFSET + count * TickLayout.LENGTH > length)
         {
             counters.malformed++;
@@ -976,6 +1003,11 @@ public final class EgressConsumer implements AutoCloseable
         if (directoryPending)
         {
             onDirectoryEnd(message);
+            return;
+        }
+        if (directoryAbandoned && !snapshotPending)
+        {
+            directoryAbandoned = false; // the late end of a directory given up
             return;
         }
         if (!snapshotPending)
