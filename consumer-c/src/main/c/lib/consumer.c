@@ -412,6 +412,7 @@ static void on_welcome(mdgate_consumer *consumer, const uint8_t *message, int32_
         mdg_event(consumer, "the publisher restarted with lower sequences; consumer '%s' follows it from sequence %lld",
             consumer->name, (long long)next_sequence);
         consumer->last_delivered = next_sequence - 1;
+        consumer->directory_due = consumer->directory_wanted; /* it joins the restarted publisher late */
     }
     consumer->publisher_epoch = epoch;
     consumer->heartbeat_interval_ns = (int64_t)mdg_get64(message + MDGATE_WELCOME_HEARTBEAT_INTERVAL_OFFSET);
@@ -465,6 +466,11 @@ static void on_welcome(mdgate_consumer *consumer, const uint8_t *message, int32_
     {
         consumer->snapshot_pending = 0;
         consumer->snapshot_due = 1; /* the connection carrying it was lost: ask again, after the subscriptions */
+    }
+    if (consumer->directory_pending)
+    {
+        consumer->directory_pending = 0;
+        consumer->directory_due = 1;
     }
 }
 
@@ -690,7 +696,7 @@ int mdgate_consumer_request_snapshot(mdgate_consumer *consumer)
     {
         return MDGATE_OK;
     }
-    if (consumer->state == MDG_CONNECTED)
+    if (consumer->state == MDG_CONNECTED && !consumer->directory_pending)
     {
         begin_snapshot(consumer);
     }
@@ -701,10 +707,81 @@ int mdgate_consumer_request_snapshot(mdgate_consumer *consumer)
     return MDGATE_OK;
 }
 
+/*
+ * Asks for the directory of every instrument the publisher's session named (PER_INSTRUMENT and DIRECTORY, no list):
+ * its INSTRUMENT ticks only name symbols, so nothing else of the delivery changes. As EgressConsumer.beginDirectory.
+ */
+static void begin_directory(mdgate_consumer *consumer)
+{
+    consumer->directory_pending = 1;
+    consumer->directory_abandoned = 0;
+    consumer->directory_asked_ns = consumer->now_ns;
+    uint8_t *message = encode(consumer, MDGATE_MSG_SNAPSHOT, MDGATE_SNAPSHOT_IDS_OFFSET);
+    mdg_put32(message + MDGATE_SNAPSHOT_FLAGS_OFFSET,
+        (uint32_t)(MDGATE_SNAPSHOT_PER_INSTRUMENT | MDGATE_SNAPSHOT_DIRECTORY));
+    mdg_put32(message + MDGATE_SNAPSHOT_COUNT_OFFSET, 0);
+    send_message(consumer, message, MDGATE_SNAPSHOT_IDS_OFFSET);
+}
+
+/*
+ * A publisher that predates snapshots altogether passes the request over as an unknown message: after the heartbeat
+ * timeout without an answer, live delivery goes on without the directory.
+ */
+static void abandon_directory(mdgate_consumer *consumer)
+{
+    consumer->directory_pending = 0;
+    consumer->directory_abandoned = 1;
+    consumer->counters.directories_refused++;
+    mdg_event(consumer, "consumer '%s': the publisher did not answer the directory request within %lld ms; live "
+        "ticks continue, symbols of instruments named before this consumer joined stay unknown", consumer->name,
+        (long long)(consumer->heartbeat_timeout_ns / 1000000));
+}
+
+static void on_directory_data(mdgate_consumer *consumer, const uint8_t *message, int32_t count)
+{
+    for (int32_t i = 0; i < count; i++)
+    {
+        const uint8_t *tick = message + MDGATE_RECOVERY_DATA_TICKS_OFFSET + (size_t)i * MDGATE_TICK_LENGTH;
+        if (tick[MDGATE_TICK_EVENT_TYPE_OFFSET] == MDGATE_EVENT_INSTRUMENT)
+        {
+            consumer->counters.directory_ticks++;
+            consumer->symbols[mdg_get16(tick + MDGATE_TICK_INSTRUMENT_ID_OFFSET)] =
+                mdg_get64(tick + MDGATE_TICK_ORDER_REFERENCE_OFFSET);
+        }
+    }
+}
+
+/* The directory's end: live delivery goes on where it was; any other answer leaves those symbols unknown. */
+static void on_directory_end(mdgate_consumer *consumer, const uint8_t *message)
+{
+    consumer->directory_pending = 0;
+    const int32_t status = (int32_t)mdg_get32(message + MDGATE_RANGE_STATUS_OFFSET);
+    const int32_t flags = (int32_t)mdg_get32(message + MDGATE_RANGE_FLAGS_OFFSET);
+    if (status == MDGATE_RECOVERY_COMPLETE && (flags & MDGATE_SNAPSHOT_DIRECTORY) != 0)
+    {
+        consumer->counters.directories++;
+        return;
+    }
+    consumer->counters.directories_refused++;
+    mdg_event(consumer, "consumer '%s': the publisher sent no instrument directory (one that predates it refuses the "
+        "request); live ticks continue, symbols of instruments named before this consumer joined stay unknown",
+        consumer->name);
+}
+
 static void on_snapshot_data(mdgate_consumer *consumer, const uint8_t *message, int32_t length)
 {
     const int32_t count = length < MDGATE_RECOVERY_DATA_TICKS_OFFSET ? -1 :
         (int32_t)mdg_get32(message + MDGATE_RECOVERY_DATA_TICK_COUNT_OFFSET);
+    if (consumer->directory_pending && count >= 0 &&
+        MDGATE_RECOVERY_DATA_TICKS_OFFSET + (int64_t)count * MDGATE_TICK_LENGTH <= length)
+    {
+        on_directory_data(consumer, message, count);
+        return;
+    }
+    if (consumer->directory_abandoned && !consumer->snapshot_pending)
+    {
+        return; /* the late answer of a directory given up */
+    }
     if (!consumer->snapshot_pending || count < 0 ||
         MDGATE_RECOVERY_DATA_TICKS_OFFSET + (int64_t)count * MDGATE_TICK_LENGTH > length)
     {
@@ -744,6 +821,16 @@ static void on_snapshot_data(mdgate_consumer *consumer, const uint8_t *message, 
 
 static void on_snapshot_end(mdgate_consumer *consumer, const uint8_t *message)
 {
+    if (consumer->directory_pending)
+    {
+        on_directory_end(consumer, message);
+        return;
+    }
+    if (consumer->directory_abandoned && !consumer->snapshot_pending)
+    {
+        consumer->directory_abandoned = 0; /* the late end of a directory given up */
+        return;
+    }
     if (!consumer->snapshot_pending)
     {
         consumer->counters.malformed++;
@@ -1012,7 +1099,12 @@ int mdgate_consumer_poll(mdgate_consumer *consumer, mdgate_tick_handler handler,
     int work = 0;
     if (consumer->state == MDG_CONNECTED)
     {
-        if (consumer->snapshot_due)
+        if (consumer->directory_due && !consumer->snapshot_pending)
+        {
+            consumer->directory_due = 0;
+            begin_directory(consumer);
+        }
+        if (consumer->snapshot_due && !consumer->directory_pending)
         {
             consumer->snapshot_due = 0;
             consumer->resync_due = 0;
@@ -1023,13 +1115,18 @@ int mdgate_consumer_poll(mdgate_consumer *consumer, mdgate_tick_handler handler,
             consumer->resync_due = 0;
             mdg_ring_resync(consumer);
         }
-        if (!consumer->snapshot_pending)
+        if (consumer->directory_pending &&
+            consumer->now_ns - consumer->directory_asked_ns > consumer->heartbeat_timeout_ns)
         {
-            work += poll_live(consumer, limit); /* while a snapshot comes, live ticks wait where they are */
+            abandon_directory(consumer);
+        }
+        if (!consumer->snapshot_pending && !consumer->directory_pending)
+        {
+            work += poll_live(consumer, limit); /* while a snapshot or the directory comes, live ticks wait */
         }
     }
     if (consumer->now_ns - consumer->last_control_poll_ns >= consumer->config.control_poll_ns ||
-        mdgate_consumer_is_recovering(consumer) || consumer->snapshot_pending)
+        mdgate_consumer_is_recovering(consumer) || consumer->snapshot_pending || consumer->directory_pending)
     {
         consumer->last_control_poll_ns = consumer->now_ns;
         work += poll_control(consumer);
@@ -1490,6 +1587,9 @@ int mdgate_consumer_connect(const mdgate_consumer_config *config, mdgate_consume
     consumer->last_delivered = config->resume_from_sequence > 1 ? config->resume_from_sequence - 1 : 0;
     consumer->resuming = config->resume_from_sequence > 0;
     consumer->snapshot_due = config->snapshot_on_connect != 0;
+    consumer->directory_wanted = config->directory_on_connect != 0 && config->snapshot_on_connect == 0 &&
+        config->resume_from_sequence <= 0;
+    consumer->directory_due = consumer->directory_wanted;
     consumer->heartbeat_interval_ns = 100000000LL;
     consumer->heartbeat_timeout_ns = 5000000000LL;
     consumer->epoch_offset = sample_epoch_offset();
@@ -1576,6 +1676,11 @@ uint64_t mdgate_consumer_symbol_of(const mdgate_consumer *consumer, int instrume
 int mdgate_consumer_snapshot_pending(const mdgate_consumer *consumer)
 {
     return NULL != consumer && (consumer->snapshot_pending || consumer->snapshot_due);
+}
+
+int mdgate_consumer_directory_pending(const mdgate_consumer *consumer)
+{
+    return NULL != consumer && (consumer->directory_pending || consumer->directory_due);
 }
 
 int64_t mdgate_consumer_snapshot_sequence(const mdgate_consumer *consumer)

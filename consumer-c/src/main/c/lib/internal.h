@@ -135,6 +135,11 @@ struct mdgate_consumer
     int resync_due;
     int snapshot_pending;       /* asked and waiting for SNAPSHOT_END: live paths are not read */
     int snapshot_due;           /* ask at the next poll */
+    int directory_wanted;       /* directory_on_connect, starting live (no snapshot, no resume point) */
+    int directory_due;          /* ask for the directory at the next poll */
+    int directory_pending;      /* asked and waiting for its SNAPSHOT_END: live paths are not read */
+    int directory_abandoned;    /* unanswered for the heartbeat timeout and given up: its late answer is passed over */
+    int64_t directory_asked_ns;
     int stale_recovery_ends;    /* RECOVER answers a snapshot abandoned: their RECOVERY_END is ignored */
     int64_t snapshot_sequence;  /* S of the last snapshot delivered: its from, where live delivery resumed */
     /*

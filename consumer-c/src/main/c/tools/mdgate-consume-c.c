@@ -76,7 +76,7 @@ static void usage(FILE *out)
         "                        [--dir DIR] [--instance NAME] [--view all|top|depth|orders] [--path ring|stream]\n"
         "                        [--ring-slots N] [--depth-levels L] [--resume-from SEQ] [--stats]\n"
         "                        [--stats-interval-ms MS] [--count N] [--until SEQ] [--duration SECONDS]\n"
-        "                        [--idle backoff|yield|spin] [--snapshot]\n"
+        "                        [--idle backoff|yield|spin] [--snapshot] [--no-directory]\n"
         "                        [--connect-timeout-ms MS] [--format json|seq|hex|none] [--raw FILE] [--quiet-log]\n"
         "Consume ticks from an mdgate publisher over shm: print them as JSON lines, or statistics with --stats.\n"
         "  --dir DIR               shm directory of the publisher (default /dev/shm)\n"
@@ -92,6 +92,8 @@ static void usage(FILE *out)
         "  --depth-levels L        levels per side of the depth table, 0 to 64 (default 10; 0: none)\n"
         "  --resume-from SEQ       first sequence wanted, recovered if already sent (default 0: live)\n"
         "  --snapshot              join late: the state of the subscribed instruments first, then live ticks\n"
+        "  --no-directory          starting live, do not ask for the instrument directory first (asked by default\n"
+        "                          without --snapshot and --resume-from): symbols named before joining stay null\n"
         "  --stats                 a line of statistics per interval instead of the ticks\n"
         "  --count N               stop after N ticks; --until SEQ after delivering sequence SEQ or later\n"
         "  --duration SECONDS      stop after this long\n"
@@ -173,7 +175,8 @@ static int parse(int argc, char **argv, options *parsed)
         { "idle", required_argument, NULL, 'w' }, { "connect-timeout-ms", required_argument, NULL, 'T' },
         { "format", required_argument, NULL, 'f' }, { "raw", required_argument, NULL, 'o' },
         { "quiet-log", no_argument, NULL, 'q' }, { "depth-levels", required_argument, NULL, 'L' },
-        { "snapshot", no_argument, NULL, 'P' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+        { "snapshot", no_argument, NULL, 'P' }, { "no-directory", no_argument, NULL, 'X' },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
     };
     mdgate_consumer_config_init(&parsed->config);
     parsed->config.log = stderr_log;
@@ -182,6 +185,7 @@ static int parse(int argc, char **argv, options *parsed)
     long long number;
     const char *path = "ring";
     long long ring_slots = 8192;
+    int no_directory = 0;
     while ((option = getopt_long(argc, argv, "", long_options, NULL)) != -1)
     {
         int failed = 0;
@@ -269,6 +273,7 @@ static int parse(int argc, char **argv, options *parsed)
             case 'o': parsed->raw_path = optarg; break;
             case 'q': parsed->config.log = quiet_log; break;
             case 'P': parsed->config.snapshot_on_connect = 1; break;
+            case 'X': no_directory = 1; break;
             case 'L':
                 if (parse_number(optarg, 0, 64, &number) != 0)
                 {
@@ -302,6 +307,9 @@ static int parse(int argc, char **argv, options *parsed)
         return bad_option("%s", "--snapshot and --resume-from exclude each other: the snapshot is the state at its "
             "own sequence; choose one");
     }
+    /* A live start misses the INSTRUMENT ticks sent before it; a snapshot or a resume point brings them. */
+    parsed->config.directory_on_connect = !no_directory && !parsed->config.snapshot_on_connect &&
+        parsed->config.resume_from_sequence == 0;
     parsed->config.path = strcmp(path, "ring") == 0 ? MDGATE_PATH_RING : MDGATE_PATH_STREAM;
     parsed->config.ring_slots = parsed->config.path == MDGATE_PATH_RING ? (int32_t)ring_slots : 0;
     return 0;
@@ -528,6 +536,11 @@ static void summary(mdgate_consumer *consumer, int stats)
         fprintf(stderr, PROGRAM ": snapshots %" PRId64 " (%" PRId64 " ticks, %" PRId64 " live ticks it covered "
             "dropped, %" PRId64 " refused)\n", c->snapshots, c->snapshot_ticks, c->snapshot_skipped,
             c->snapshots_refused);
+    }
+    if (c->directories + c->directories_refused > 0)
+    {
+        fprintf(stderr, PROGRAM ": directory %s (%" PRId64 " symbols)\n", c->directories > 0 ? "in" :
+            "refused by the publisher", c->directory_ticks);
     }
 }
 

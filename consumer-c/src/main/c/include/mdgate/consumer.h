@@ -114,6 +114,8 @@ typedef struct mdgate_consumer_config
     int32_t max_control_message;   /* largest control message accepted, default 65536 */
     int record_latency;            /* keep the latency histogram, default 1 */
     int snapshot_on_connect;       /* ask for a snapshot at the first poll (late join), default 0; not with resume */
+    int directory_on_connect;      /* starting live (no snapshot, no resume): ask for the instrument directory at the
+                                      first poll, so symbols named before joining are known; default 0 */
     mdgate_log_function log;       /* session events (reconnects, refusals); default stderr; NULL-safe */
     void *log_context;
 } mdgate_consumer_config;
@@ -145,6 +147,9 @@ typedef struct mdgate_counters
     int64_t snapshot_ticks;      /* snapshot ticks handed over (not in delivered) */
     int64_t snapshot_skipped;    /* live or recovered ticks at or below a snapshot's sequence, dropped */
     int64_t snapshots_refused;
+    int64_t directories;         /* instrument directories received whole (directory_on_connect) */
+    int64_t directory_ticks;     /* INSTRUMENT ticks of a directory read (naming symbols; not handed over) */
+    int64_t directories_refused; /* refused directory requests (a publisher that predates it refuses every one) */
 } mdgate_counters;
 
 typedef struct mdgate_consumer mdgate_consumer;
@@ -189,6 +194,12 @@ MDGATE_EXPORT int mdgate_consumer_request_snapshot(mdgate_consumer *consumer);
 /* Whether a snapshot was asked for and has not ended; where live delivery resumed after the last one (its from; 0: none). */
 MDGATE_EXPORT int mdgate_consumer_snapshot_pending(const mdgate_consumer *consumer);
 MDGATE_EXPORT int64_t mdgate_consumer_snapshot_sequence(const mdgate_consumer *consumer);
+/*
+ * Whether the instrument directory (directory_on_connect; docs/PROTOCOL.md, The directory) is due or asked for and
+ * has not ended: live ticks wait meanwhile, then go on from where they were, each once. Its INSTRUMENT ticks only
+ * name symbols (mdgate_consumer_symbol_of) and are not handed to the handler.
+ */
+MDGATE_EXPORT int mdgate_consumer_directory_pending(const mdgate_consumer *consumer);
 
 /* Subscription requests not answered yet. */
 MDGATE_EXPORT int mdgate_consumer_awaiting_answers(const mdgate_consumer *consumer);

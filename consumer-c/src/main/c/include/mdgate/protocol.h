@@ -125,6 +125,7 @@
 #define MDGATE_SNAPSHOT_ORDERS_OMITTED 8
 #define MDGATE_SNAPSHOT_PER_INSTRUMENT 1 /* SNAPSHOT (required by this publisher), SNAPSHOT_END: parts at S(i) */
 #define MDGATE_SNAPSHOT_SESSION_CUT 16   /* SNAPSHOT_END: a SESSION tick ended the snapshot early */
+#define MDGATE_SNAPSHOT_DIRECTORY 32     /* SNAPSHOT (with PER_INSTRUMENT), SNAPSHOT_END: the directory alone */
 
 /* RECOVERY_DATA (RecoveryDataFlyweight) */
 #define MDGATE_RECOVERY_DATA_TICK_COUNT_OFFSET 8

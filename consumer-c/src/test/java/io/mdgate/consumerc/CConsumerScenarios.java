@@ -192,6 +192,46 @@ abstract class CConsumerScenarios
     }
 
     @Test
+    void shouldNameTheSymbolsOfInstrumentsNamedBeforeALateLiveCConsumerJoinedFromTheDirectory() throws Exception
+    {
+        startPublisher(PublisherContext.DEFAULT_SHARED_LOG_SLOTS, "late", "blind");
+        long sequence = 0;
+        for (int instrument = 1; instrument <= 5; instrument++)
+        {
+            harness.publish(Ticks.instrument(++sequence, instrument, "S" + instrument));
+            harness.publish(Ticks.add(++sequence, instrument, 0));
+        }
+        final long beforeJoin = sequence;
+        harness.awaitDrained();
+        final NativeProcess late = consumer("late", "--all", "--format", "json", "--until", "30");
+        final NativeProcess blind = consumer("blind", "--all", "--format", "json", "--until", "30", "--no-directory");
+        late.awaitReady(60);
+        blind.awaitReady(60);
+
+        while (sequence < 30)
+        {
+            harness.publish(Ticks.add(++sequence, (int)(sequence % 5) + 1, 0));
+        }
+
+        assertEquals(0, late.awaitExit(60), late.err().toString());
+        assertEquals(0, blind.awaitExit(60), blind.err().toString());
+        final List<String> lines = late.out().stream().filter(line -> !line.isEmpty()).collect(Collectors.toList());
+        final long first = Long.parseLong(lines.get(0).replaceAll("^\\{\"gatewaySequence\":(\\d+),.*", "$1"));
+        assertTrue(first > beforeJoin, "joined live, at " + first + ": " + lines);
+        for (int i = 0; i < lines.size(); i++)
+        {
+            final String line = lines.get(i);
+            assertTrue(line.startsWith("{\"gatewaySequence\":" + (first + i) + ","), "every sequence once: " + lines);
+            final String instrument = line.replaceAll(".*\"instrument\":(\\d+),.*", "$1");
+            assertTrue(line.contains("\"symbol\":\"S" + instrument + "\""), "named by the directory: " + line);
+        }
+        assertEquals(30, first + lines.size() - 1);
+        assertTrue(late.err().stream().anyMatch(line -> line.contains("directory in (5 symbols)")), late.err().toString());
+        assertTrue(blind.out().stream().filter(line -> !line.isEmpty()).allMatch(line -> line.contains("\"symbol\":null")),
+            "the same late join without the directory names nothing: " + blind.out());
+    }
+
+    @Test
     void shouldRecoverWhatAKilledAndRestartedCConsumerMissed() throws Exception
     {
         killAndRestart(Set.of(1, 2, 3, 4, 5), "--instruments", "1,2,3,4,5");

@@ -185,7 +185,8 @@ final class FakePublisher implements AutoCloseable
         }
     }
 
-    private ByteBuffer read() throws IOException
+    /** @return the consumer's next message (before {@link #collect()}), null when it went away. */
+    ByteBuffer read() throws IOException
     {
         return read(channel);
     }

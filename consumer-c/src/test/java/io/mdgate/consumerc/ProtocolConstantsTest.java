@@ -196,6 +196,7 @@ class ProtocolConstantsTest
         c.put("MDGATE_SNAPSHOT_ORDERS_OMITTED", (long)ControlMessageDescriptor.ORDERS_OMITTED);
         c.put("MDGATE_SNAPSHOT_PER_INSTRUMENT", (long)ControlMessageDescriptor.PER_INSTRUMENT);
         c.put("MDGATE_SNAPSHOT_SESSION_CUT", (long)ControlMessageDescriptor.SESSION_CUT);
+        c.put("MDGATE_SNAPSHOT_DIRECTORY", (long)ControlMessageDescriptor.DIRECTORY);
         c.put("MDGATE_RECOVERY_DATA_TICK_COUNT_OFFSET", field(RecoveryDataFlyweight.class, "TICK_COUNT"));
         c.put("MDGATE_RECOVERY_DATA_TICKS_OFFSET", (long)RecoveryDataFlyweight.TICKS_OFFSET);
 

@@ -93,17 +93,64 @@ class RingWireTest
         assertEquals(count, delivered(), consumer.out().toString());
     }
 
-    /** Starts the sanitizer build of mdgate-consume-c on instrument 1 and plays the publisher up to its grant. */
+    /**
+     * Starts the sanitizer build of mdgate-consume-c on instrument 1 and plays the publisher up to its grant. The
+     * consumer does not ask for the directory, which these tests do not answer.
+     */
     static NativeProcess connect(final FakePublisher publisher) throws Exception
     {
-        final NativeProcess consumer = new NativeProcess("ring", NativeBuild.SANITIZE, List.of(
+        return connect(publisher, "--format", "seq", "--no-directory");
+    }
+
+    private static NativeProcess connect(final FakePublisher publisher, final String... options) throws Exception
+    {
+        final List<String> command = new java.util.ArrayList<>(List.of(
             NativeBuild.SANITIZE.tool("mdgate-consume-c").toString(), "--instance", publisher.instance(),
-            "--consumer", "ring", "--token", "t", "--instruments", "1", "--ring-slots", Integer.toString(RING),
-            "--format", "seq"));
+            "--consumer", "ring", "--token", "t", "--instruments", "1", "--ring-slots", Integer.toString(RING)));
+        command.addAll(List.of(options));
+        final NativeProcess consumer = new NativeProcess("ring", NativeBuild.SANITIZE, command);
         final ByteBuffer hello = publisher.acceptHello();
         assertEquals(ControlMessageDescriptor.HELLO, hello.getShort(0));
         assertEquals(RING, hello.getInt(8));
         return consumer;
+    }
+
+    @Test
+    void shouldDeliverTheRingWithoutSymbolsWhenAnOlderPublisherRefusesTheDirectory() throws Exception
+    {
+        publisher = new FakePublisher();
+        consumer = connect(publisher, "--format", "json");
+        final UnsafeBuffer region = publisher.mapRegion();
+        publisher.welcome();
+        publisher.grantSubscription();
+        ByteBuffer request = publisher.read();
+        while (request.getShort(0) == ControlMessageDescriptor.HEARTBEAT)
+        {
+            request = publisher.read();
+        }
+        assertEquals(ControlMessageDescriptor.SNAPSHOT, request.getShort(0), "the directory is asked for first");
+        assertEquals(ControlMessageDescriptor.PER_INSTRUMENT | ControlMessageDescriptor.DIRECTORY, request.getInt(8));
+        assertEquals(0, request.getInt(12), "every instrument");
+        writeIntact(region, 0); // written before the refusal, read after it
+        final ByteBuffer refusal = FakePublisher.message(ControlMessageDescriptor.SNAPSHOT_END, 48);
+        refusal.putLong(8, 0).putLong(16, 0).putInt(40, ControlMessageDescriptor.RECOVERY_REFUSED).putInt(44, 0);
+        publisher.send(refusal); // as a publisher that predates the flag refuses it
+        publisher.collect();
+        consumer.awaitReady(30);
+
+        awaitDelivered(1);
+        writeIntact(region, 1);
+        awaitDelivered(2);
+        assertTrue(consumer.out().get(0).startsWith("{\"gatewaySequence\":1,"), consumer.out().toString());
+        assertTrue(consumer.out().stream().allMatch(line -> line.contains("\"symbol\":null")), consumer.out().toString());
+        consumer.signal("TERM");
+        assertEquals(0, consumer.awaitExit(30), consumer.err().toString());
+        assertTrue(consumer.err().stream().anyMatch(line -> line.contains("no instrument directory")),
+            consumer.err().toString());
+        assertTrue(consumer.err().stream().anyMatch(line -> line.contains("directory refused by the publisher")),
+            consumer.err().toString());
+        assertTrue(publisher.received().stream().noneMatch(m -> m.getShort(0) == ControlMessageDescriptor.SNAPSHOT),
+            "nothing asked in its place");
     }
 
     @Test

@@ -46,10 +46,11 @@ import java.util.concurrent.TimeUnit;
     sortOptions = false,
     description = {
         "Consume ticks from the egress publisher: print them as JSON lines, or live statistics with --stats.",
-        "A line's symbol comes from the INSTRUMENT ticks this consumer read (live, recovered or in a " +
-            "snapshot; a SESSION tick forgets them) and the publisher's answers to subscriptions by id or symbol. " +
-            "A consumer that joins late with --all is given neither for instruments named before it joined: their " +
-            "symbol is null unless it joins with --snapshot (or --resume-from the session's first sequence)." })
+        "A line's symbol comes from the INSTRUMENT ticks this consumer read (live, recovered, in a snapshot or " +
+            "in the publisher's directory; a SESSION tick forgets them) and the publisher's answers to " +
+            "subscriptions by id or symbol. A consumer that starts live asks for the directory first, so the " +
+            "instruments named before it joined have their symbols too (an older publisher sends none: they stay " +
+            "null); --snapshot and --resume-from bring the INSTRUMENT ticks themselves." })
 public final class ConsumeCommand implements Callable<Integer>
 {
     @Spec
@@ -104,6 +105,10 @@ public final class ConsumeCommand implements Callable<Integer>
         "live orders as ADD ticks, LEVEL ticks, top of book), then live ticks from S + 1, instead of recovering " +
         "the day. Not with --resume-from.")
     boolean snapshot;
+
+    @Option(names = "--no-directory", description = "Starting live, do not ask the publisher for its instrument " +
+        "directory first: symbols of instruments named before this consumer joined stay null.")
+    boolean noDirectory;
 
     @Option(names = "--stats", description = "Print a line of statistics per interval instead of the ticks.")
     boolean stats;
@@ -224,6 +229,7 @@ public final class ConsumeCommand implements Callable<Integer>
             .ringSlots(deliveryPath == DeliveryPath.RING ? ringSlots : 0)
             .resumeFromSequence(resumeFrom)
             .snapshotOnConnect(snapshot)
+            .directoryOnConnect(!snapshot && resumeFrom <= 0 && !noDirectory)
             .depthLevels(depthLevels)
             .connectTimeoutNanos(TimeUnit.MILLISECONDS.toNanos(connectTimeoutMillis))
             .eventLog(message -> spec.commandLine().getErr().println("mdgate consume: " + message));
@@ -284,13 +290,15 @@ public final class ConsumeCommand implements Callable<Integer>
             counters.recoveriesRequested() + ", unrecovered " + counters.unrecovered() + ", laps " + counters.laps() +
             ", reconnects " + Math.max(0, counters.connects() - 1) + (counters.snapshotsRequested() == 0 ? "" :
             ", snapshots " + counters.snapshots() + " (" + counters.snapshotTicks() + " ticks, " +
-            counters.snapshotSkipped() + " live ticks it covered dropped, " + counters.snapshotsRefused() + " refused)");
+            counters.snapshotSkipped() + " live ticks it covered dropped, " + counters.snapshotsRefused() + " refused)") +
+            (counters.directories() > 0 ? ", directory of " + counters.directoryTicks() + " symbols" :
+            counters.directoriesRefused() > 0 ? ", no directory (the publisher refused it)" : "");
     }
 
     /**
      * Prints each tick as a JSON line with its symbol when the consumer knows it ({@link EgressConsumer#symbolOf}: the
-     * INSTRUMENT ticks it read, live, recovered or in a snapshot, and the publisher's answers to subscriptions by id
-     * or symbol, forgotten at each SESSION tick).
+     * INSTRUMENT ticks it read, live, recovered, in a snapshot or in the directory asked for on connect, and the
+     * publisher's answers to subscriptions by id or symbol, forgotten at each SESSION tick).
      */
     private static final class Printer implements TickHandler
     {

@@ -255,6 +255,47 @@ class EgressCommandsTest
         assertSymbols(ticks, 5, true);
     }
 
+    @Test
+    void shouldGiveALateLiveConsumeTheSymbolsOfInstrumentsNamedBeforeItJoinedFromTheDirectory() throws Exception
+    {
+        final Run publish = new Run(new PublishCommand());
+        final Future<Integer> publisher = threads.submit(() -> publish.execute("--shm-instance", instance,
+            "--token", "early=t1", "--token", "late=t2", "--token", "blind=t3", "--messages", "40000", "--rate",
+            "20000", "--wait-consumers", "1", "--linger-ms", "1500", "--instruments", "5"));
+        final Run early = new Run(new ConsumeCommand());
+        final Future<Integer> earlyConsumer = threads.submit(() -> early.execute("--shm-instance", instance,
+            "--consumer", "early", "--token", "t1", "--all", "--stats", "--stats-interval-ms", "100", "--duration", "5"));
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!early.out.toString().matches("(?s).*last seq \\d{5,}.*") && System.nanoTime() < deadline)
+        {
+            Thread.sleep(20); // until the early consumer has seen 10,000 ticks: the directory went by long ago
+        }
+        final Run blind = new Run(new ConsumeCommand());
+        final Future<Integer> blindConsumer = threads.submit(() -> blind.execute("--shm-instance", instance,
+            "--consumer", "blind", "--token", "t3", "--all", "--no-directory", "--count", "500"));
+        final Run late = new Run(new ConsumeCommand());
+        final int exit = late.execute("--shm-instance", instance, "--consumer", "late", "--token", "t2", "--all",
+            "--count", "500");
+
+        assertEquals(0, exit, late.err.toString());
+        assertEquals(0, blindConsumer.get(60, TimeUnit.SECONDS), blind.err.toString());
+        assertEquals(0, earlyConsumer.get(60, TimeUnit.SECONDS), early.err.toString());
+        assertEquals(0, publisher.get(60, TimeUnit.SECONDS), publish.err.toString());
+        final List<String> ticks = lines(late.out);
+        assertTrue(ticks.size() >= 500, "--count 500, a poll may give a few more: " + ticks.size());
+        final long first = sequenceOf(ticks.get(0));
+        assertTrue(first >= 10_000, "the consumer joined late, at " + first);
+        for (int i = 0; i < ticks.size(); i++)
+        {
+            assertFalse(ticks.get(i).contains("\"snapshot\""), "the directory is not printed: " + ticks.get(i));
+            assertEquals(first + i, sequenceOf(ticks.get(i)), "every live sequence once, in order");
+        }
+        assertSymbols(ticks, 5, true);
+        assertTrue(late.err.toString().contains("directory of 5 symbols"), late.err.toString());
+        assertTrue(lines(blind.out).stream().anyMatch(tick -> instrumentOf(tick) != 0 && tick.contains("\"symbol\":null")),
+            "without the directory the same late join names nothing: " + lines(blind.out).get(0));
+    }
+
     /**
      * Every tick of an instrument carries the symbol the simulator (seed 1, as publish and sim default to) gave its
      * locate, from the INSTRUMENT ticks the consumer read (live, recovered or in the snapshot) or the publisher's

@@ -42,6 +42,7 @@ public final class ConsumerContext
     private int pendingTicks = DEFAULT_PENDING_TICKS;
     private boolean recordLatency = true;
     private boolean snapshotOnConnect;
+    private boolean directoryOnConnect;
     private EpochNanoClock epochClock = new MonotonicEpochClock();
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
     private EventLog eventLog = EventLog.STDERR;
@@ -270,6 +271,30 @@ public final class ConsumerContext
     public ConsumerContext snapshotOnConnect(final boolean snapshotOnConnect)
     {
         this.snapshotOnConnect = snapshotOnConnect;
+        return this;
+    }
+
+    public boolean directoryOnConnect()
+    {
+        return directoryOnConnect;
+    }
+
+    /**
+     * @param directoryOnConnect whether a consumer that starts live asks for the instrument directory at its first
+     *                           {@link EgressConsumer#poll} after connecting (default false): the last
+     *                           {@code INSTRUMENT} tick of every instrument the publisher's current session named,
+     *                           so {@link EgressConsumer#symbolOf} knows the symbols of instruments named before it
+     *                           joined. Live ticks wait until the directory is in, then go on from where they were,
+     *                           each once; the directory's ticks are not handed to the handler. Not asked for with
+     *                           {@link #snapshotOnConnect(boolean)} or {@link #resumeFromSequence(long)}, which bring
+     *                           the INSTRUMENT ticks themselves (and a directory of today would misname ticks replayed
+     *                           from an earlier session). A publisher that predates the directory refuses it, and
+     *                           one that predates snapshots leaves it unanswered (given up after the heartbeat
+     *                           timeout); live delivery then goes on and those symbols stay unknown.
+     */
+    public ConsumerContext directoryOnConnect(final boolean directoryOnConnect)
+    {
+        this.directoryOnConnect = directoryOnConnect;
         return this;
     }
 

@@ -33,6 +33,27 @@ public final class ConsumerCounters
     long snapshotTicks;
     long snapshotSkipped;
     long snapshotsRefused;
+    long directories;
+    long directoryTicks;
+    long directoriesRefused;
+
+    /** @return instrument directories received whole (ConsumerContext.directoryOnConnect). */
+    public long directories()
+    {
+        return directories;
+    }
+
+    /** @return directory ticks read (INSTRUMENT ticks naming symbols; not handed to the application). */
+    public long directoryTicks()
+    {
+        return directoryTicks;
+    }
+
+    /** @return directory requests the publisher refused (one that predates the directory refuses every one). */
+    public long directoriesRefused()
+    {
+        return directoriesRefused;
+    }
 
     /** @return snapshots asked for (again after a reconnect cut one). */
     public long snapshotsRequested()

@@ -121,6 +121,15 @@ public final class EgressConsumer implements AutoCloseable
     private boolean snapshotPending;
     /** Ask for a snapshot at the next poll (ConsumerContext.snapshotOnConnect). */
     private boolean snapshotDue;
+    /** This consumer starts live and wants the directory (ConsumerContext.directoryOnConnect). */
+    private final boolean directoryWanted;
+    /** Ask for the directory at the next poll. */
+    private boolean directoryDue;
+    /** Asked for the directory and waiting for its end: live paths are not read meanwhile. */
+    private boolean directoryPending;
+    private long directoryAskedNanos;
+    /** The directory went unanswered for the heartbeat timeout and was given up: its late answer is passed over. */
+    private boolean directoryAbandoned;
     /** RECOVER requests whose answers were abandoned by a snapshot: their RECOVERY_END messages are ignored. */
     private int staleRecoveryEnds;
     /** Sequence live delivery continued after at the last snapshot (0: none); ticks at or below it are covered. */
@@ -171,6 +180,9 @@ public final class EgressConsumer implements AutoCloseable
         this.lastDelivered = Math.max(0, context.resumeFromSequence() - 1);
         this.resuming = context.resumeFromSequence() > 0;
         this.snapshotDue = context.snapshotOnConnect();
+        this.directoryWanted = context.directoryOnConnect() && !context.snapshotOnConnect() &&
+            context.resumeFromSequence() <= 0;
+        this.directoryDue = directoryWanted;
         this.depthCopy = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
             Math.max(64, DepthTableDescriptor.slotLength(context.depthLevels())), 64));
     }
@@ -260,7 +272,12 @@ public final class EgressConsumer implements AutoCloseable
         int work = 0;
         if (state == CONNECTED)
         {
-            if (snapshotDue)
+            if (directoryDue && !snapshotPending)
+            {
+                directoryDue = false;
+                beginDirectory();
+            }
+            if (snapshotDue && !directoryPending)
             {
                 snapshotDue = false;
                 resyncDue = false;
@@ -271,12 +288,17 @@ public final class EgressConsumer implements AutoCloseable
                 resyncDue = false;
                 ring.resync();
             }
-            if (!snapshotPending)
+            if (directoryPending && nowNanos - directoryAskedNanos > heartbeatTimeoutNanos)
             {
-                work += pollLive(limit); // while a snapshot comes, live ticks wait where they are
+                abandonDirectory();
+            }
+            if (!snapshotPending && !directoryPending)
+            {
+                work += pollLive(limit); // while a snapshot or the directory comes, live ticks wait where they are
             }
         }
-        if (nowNanos - lastControlPollNanos >= context.controlPollNanos() || isRecovering() || snapshotPending)
+        if (nowNanos - lastControlPollNanos >= context.controlPollNanos() || isRecovering() || snapshotPending ||
+            directoryPending)
         {
             lastControlPollNanos = nowNanos;
             work += pollControl();
@@ -459,6 +481,7 @@ public final class EgressConsumer implements AutoCloseable
             log.log("the publisher restarted with lower sequences; consumer '" + context.name() +
                 "' follows it from sequence " + nextSequence);
             lastDelivered = nextSequence - 1;
+            directoryDue = directoryWanted; // it joins the restarted publisher late
         }
         publisherEpoch = epoch;
         heartbeatIntervalNanos = message.heartbeatIntervalNanos();
@@ -494,6 +517,11 @@ public final class EgressConsumer implements AutoCloseable
         {
             snapshotPending = false;
             snapshotDue = true; // the connection carrying it was lost: ask again, after the subscriptions
+        }
+        if (directoryPending)
+        {
+            directoryPending = false;
+            directoryDue = true;
         }
     }
 
@@ -837,7 +865,7 @@ public final class EgressConsumer implements AutoCloseable
      * refuses (an instrument too large, see {@link ConsumerCounters#snapshotsRefused()}) leaves live delivery as it
      * was. A publisher that builds every snapshot at one sequence (an older one, which refuses the per-instrument
      * request) is asked again the older way, and its one S is every instrument's S(i). A request while a snapshot
-     * is still coming is ignored.
+     * is still coming is ignored; one while the directory comes is sent after it.
      */
     public void requestSnapshot()
     {
@@ -845,7 +873,7 @@ public final class EgressConsumer implements AutoCloseable
         {
             return;
         }
-        if (state == CONNECTED)
+        if (state == CONNECTED && !directoryPending)
         {
             beginSnapshot();
         }
@@ -871,10 +899,80 @@ public final class EgressConsumer implements AutoCloseable
         send(snapshotRequest, SnapshotRequestFlyweight.length(0));
     }
 
+    /**
+     * Asks for the directory of every instrument the publisher's session named (flags PER_INSTRUMENT and DIRECTORY,
+     * no list): its INSTRUMENT ticks only name symbols, so nothing else of the delivery changes.
+     */
+    private void beginDirectory()
+    {
+        directoryPending = true;
+        directoryAbandoned = false;
+        directoryAskedNanos = nowNanos;
+        snapshotRequest.wrapForEncode(scratch, 0, SNAPSHOT);
+        snapshotRequest.flags(PER_INSTRUMENT | DIRECTORY).instrumentCount(0);
+        send(snapshotRequest, SnapshotRequestFlyweight.length(0));
+    }
+
+    /**
+     * A publisher that predates snapshots altogether passes the request over as an unknown message: after the
+     * heartbeat timeout without an answer, live delivery goes on without the directory.
+     */
+    private void abandonDirectory()
+    {
+        directoryPending = false;
+        directoryAbandoned = true;
+        counters.directoriesRefused++;
+        log.log("consumer '" + context.name() + "': the publisher did not answer the directory request within " +
+            TimeUnit.NANOSECONDS.toMillis(heartbeatTimeoutNanos) + " ms; live ticks continue, symbols of " +
+            "instruments named before this consumer joined stay unknown");
+    }
+
+    private void onDirectoryData(final DirectBuffer buffer, final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            final int at = data.tickOffset(i);
+            if (buffer.getByte(at + TickLayout.EVENT_TYPE_OFFSET) == INSTRUMENT_EVENT)
+            {
+                counters.directoryTicks++;
+                symbols.put(buffer.getShort(at + TickLayout.INSTRUMENT_ID_OFFSET, LE) & 0xFFFF,
+                    buffer.getLong(at + TickLayout.ORDER_REFERENCE_OFFSET, LE));
+            }
+        }
+    }
+
+    /**
+     * The directory's end: live delivery goes on from where it was. Any other answer (an older publisher refuses the
+     * flag as malformed, SNAPSHOT_END without DIRECTORY) leaves the symbols of instruments named before this
+     * consumer joined unknown.
+     */
+    private void onDirectoryEnd(final SequenceRangeFlyweight message)
+    {
+        directoryPending = false;
+        if (message.status() == RECOVERY_COMPLETE && (message.flags() & DIRECTORY) != 0)
+        {
+            counters.directories++;
+            return;
+        }
+        counters.directoriesRefused++;
+        log.log("consumer '" + context.name() + "': the publisher sent no instrument directory (one that predates " +
+            "it refuses the request); live ticks continue, symbols of instruments named before this consumer " +
+            "joined stay unknown");
+    }
+
     private void onSnapshotData(final DirectBuffer buffer, final int offset, final int length)
     {
         data.wrap(buffer, offset);
         final int count = data.tickCount();
+        if (directoryPending && count >= 0 && RecoveryDataFlyweight.TICKS_OFFSET + count * TickLayout.LENGTH <= length)
+        {
+            onDirectoryData(buffer, count);
+            return;
+        }
+        if (directoryAbandoned && !snapshotPending)
+        {
+            return; // the late answer of a directory given up
+        }
         if (!snapshotPending || count < 0 || RecoveryDataFlyweight.TICKS_OFFSET + count * TickLayout.LENGTH > length)
         {
             counters.malformed++;
@@ -902,6 +1000,16 @@ public final class EgressConsumer implements AutoCloseable
 
     private void onSnapshotEnd(final SequenceRangeFlyweight message)
     {
+        if (directoryPending)
+        {
+            onDirectoryEnd(message);
+            return;
+        }
+        if (directoryAbandoned && !snapshotPending)
+        {
+            directoryAbandoned = false; // the late end of a directory given up
+            return;
+        }
         if (!snapshotPending)
         {
             counters.malformed++;
@@ -1072,6 +1180,8 @@ public final class EgressConsumer implements AutoCloseable
      *         {@code INSTRUMENT} ticks named it (every one this consumer read, live, recovered or in a snapshot, also
      *         those its subscriptions did not take, such as one that came just before its subscription was answered);
      *         0 when unknown. A delivered {@code SESSION} tick forgets every symbol: a new session reuses locates.
+     *         With {@link ConsumerContext#directoryOnConnect(boolean)} the publisher's directory names, before the
+     *         first live tick, the instruments its session named before this consumer joined.
      */
     public long symbolOf(final int instrumentId)
     {
@@ -1233,6 +1343,12 @@ public final class EgressConsumer implements AutoCloseable
     public boolean readsSharedLog()
     {
         return logFollower.following();
+    }
+
+    /** @return whether the directory was asked for, or is due, and has not ended yet (live ticks wait meanwhile). */
+    public boolean isDirectoryPending()
+    {
+        return directoryPending || directoryDue;
     }
 
     /** @return whether a snapshot was asked for and has not ended yet (live ticks wait meanwhile). */

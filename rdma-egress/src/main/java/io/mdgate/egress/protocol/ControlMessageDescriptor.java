@@ -42,7 +42,8 @@ package io.mdgate.egress.protocol;
  *            8 tick count i32 | 64 ticks, 64 bytes each
  *  BYE (14)         either way, before closing
  *  SNAPSHOT (15)    consumer -> publisher: the current state of its subscribed instruments, as their views define it
- *            8 flags i32 (PER_INSTRUMENT) | 12 instrument count i32 (0: every subscribed instrument, else at most 256)
+ *            8 flags i32 (PER_INSTRUMENT, with DIRECTORY for the directory alone) | 12 instrument count i32 (0: every
+ *                   subscribed instrument, or with DIRECTORY every known one; else at most 256)
  *           16 instrument ids, i32 each (instruments not subscribed are left out): 16 + 4 x count bytes
  *  SNAPSHOT_DATA (16) publisher -> consumer: snapshot ticks, laid out as RECOVERY_DATA; each carries the
  *                   gateway sequence S(i) of its instrument's part and the tick flag {@code snapshot}
@@ -50,7 +51,7 @@ package io.mdgate.egress.protocol;
  *                   to = the last part's S(i) (from <= S(i) <= to), count = ticks sent, status COMPLETE or REFUSED
  *                   (malformed, no PER_INSTRUMENT flag, or a part larger than the publisher's snapshot buffer),
  *                   flags PER_INSTRUMENT, ORDERS_OMITTED when a view took orders the publisher does not keep,
- *                   SESSION_CUT when a SESSION tick ended it early
+ *                   SESSION_CUT when a SESSION tick ended it early, DIRECTORY when it answers a directory request
  * </pre>
  */
 public final class ControlMessageDescriptor
@@ -91,6 +92,13 @@ public final class ControlMessageDescriptor
      * part; the others have none, and their live ticks after from are delivered (the new session rebuilds them).
      */
     public static final int SESSION_CUT = 16;
+    /**
+     * SNAPSHOT flag (with PER_INSTRUMENT), and SNAPSHOT_END flag in the answer: the directory alone, the last
+     * {@code INSTRUMENT} tick of every instrument the current session named (or of the listed ones), whatever the
+     * consumer subscribed, each at the sequence it was taken at. Book state is not sent, so live delivery goes on
+     * where it was: the directory only names symbols. An older publisher refuses the flag as malformed.
+     */
+    public static final int DIRECTORY = 32;
 
     public static final int TYPE_OFFSET = 0;
     public static final int VERSION_OFFSET = 2;

@@ -4,7 +4,8 @@ package io.mdgate.egress.protocol;
  * SNAPSHOT ({@link ControlMessageDescriptor}): a consumer asks for the current state of its subscribed instruments,
  * all of them (count 0) or those listed. Not thread-safe.
  * <pre>
- *   8 flags i32 (PER_INSTRUMENT, or 0 from an older consumer) | 12 instrument count i32 | 16 instrument ids, i32 each
+ *   8 flags i32 (PER_INSTRUMENT, maybe with DIRECTORY; 0 from an older consumer) | 12 instrument count i32
+ *  16 instrument ids, i32 each
  * </pre>
  */
 public final class SnapshotRequestFlyweight extends ControlFlyweight
@@ -64,11 +65,12 @@ public final class SnapshotRequestFlyweight extends ControlFlyweight
      * @param messageLength bytes received.
      * @return whether the request is well formed: count 0..{@value ControlMessageDescriptor#MAX_SNAPSHOT_INSTRUMENTS},
      *         every listed id 1..65535 and inside the message, no flag but
-     *         {@link ControlMessageDescriptor#PER_INSTRUMENT}.
+     *         {@link ControlMessageDescriptor#PER_INSTRUMENT} and {@link ControlMessageDescriptor#DIRECTORY}.
      */
     public boolean isValid(final int messageLength)
     {
-        if (messageLength < LENGTH || (flags() & ~ControlMessageDescriptor.PER_INSTRUMENT) != 0)
+        final int known = ControlMessageDescriptor.PER_INSTRUMENT | ControlMessageDescriptor.DIRECTORY;
+        if (messageLength < LENGTH || (flags() & ~known) != 0)
         {
             return false;
         }

@@ -10,9 +10,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.Arrays;
 
 /**
- * One session's late-join snapshot while it is built and sent: the request (every subscribed instrument or a list),
- * how far the walk over its instruments got, the sequences it spans, and the staging buffer of the parts built and
- * not yet taken by the consumer's control channel. Each session has its own, so a consumer that stops reading
+ * One session's late-join snapshot (or directory) while it is built and sent: the request (every subscribed
+ * instrument or a list, the whole state or the directory alone), how far the walk over its instruments got, the
+ * sequences it spans, and the staging buffer of the parts built and not yet taken by the consumer's control channel. Each session has its own, so a consumer that stops reading
  * keeps only its own snapshot waiting.
  * <p>
  * The staging buffer holds {@code capacity} ticks after one spare tick's room: tick j sits at {@code (j + 1) * 64},
@@ -34,8 +34,10 @@ final class SessionSnapshot
     final UnsafeBuffer staging;
     final int capacity;
     final int[] ids = new int[ControlMessageDescriptor.MAX_SNAPSHOT_INSTRUMENTS];
-    /** Instruments the request lists; -1: every subscribed one. */
+    /** Instruments the request lists; -1: every subscribed one (every known one for a directory). */
     int idCount;
+    /** The request asked for the directory alone (flag DIRECTORY): INSTRUMENT ticks, no book state. */
+    boolean directory;
     int state = IDLE;
     /** Next instrument to take: an index into the builder's known instruments, or into {@link #ids}. */
     int cursor;
@@ -87,6 +89,7 @@ final class SessionSnapshot
             }
         }
         idCount = count == 0 ? -1 : distinct;
+        directory = (request.flags() & ControlMessageDescriptor.DIRECTORY) != 0;
         state = WANTED;
     }
 
@@ -99,7 +102,7 @@ final class SessionSnapshot
         from = sequence;
         to = sequence;
         ticksSent = 0;
-        flags = ControlMessageDescriptor.PER_INSTRUMENT;
+        flags = ControlMessageDescriptor.PER_INSTRUMENT | (directory ? ControlMessageDescriptor.DIRECTORY : 0);
         cut = false;
         staged = 0;
         stagedSent = 0;

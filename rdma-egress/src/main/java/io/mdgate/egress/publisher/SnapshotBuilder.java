@@ -32,6 +32,9 @@ import java.nio.ByteOrder;
  * timestamp, exchange sequence and session are 0 (copied ticks keep theirs). An instrument with none of that state
  * gives no tick. The work of a part is proportional to its ticks (the mirror keeps each level's queue linked).
  * <p>
+ * A directory entry ({@link #directoryEntry}) is the first of these alone, the {@code INSTRUMENT} tick, and only
+ * when the current session gave it: a SESSION tick makes every name given before it stale, as locates are reused.
+ * <p>
  * Threading: the publisher's thread. Allocation-free after construction.
  */
 final class SnapshotBuilder
@@ -57,6 +60,9 @@ final class SnapshotBuilder
     private final int[] known;
     private final boolean[] isKnown;
     private int knownCount;
+    /** SESSION ticks seen, and the count when each instrument's kept INSTRUMENT tick came: a directory's filter. */
+    private int sessions;
+    private final int[] namedInSession;
     private final TopOfBookFlyweight record = new TopOfBookFlyweight();
     private UnsafeBuffer ticks;
     private int capacity;
@@ -74,6 +80,7 @@ final class SnapshotBuilder
         this.kept = new byte[maxInstruments];
         this.known = new int[maxInstruments];
         this.isKnown = new boolean[maxInstruments];
+        this.namedInSession = new int[maxInstruments];
     }
 
     /** Keeps a published INSTRUMENT or TRADING_STATUS tick; feeds the mirror the ticks that change the books. */
@@ -91,9 +98,15 @@ final class SnapshotBuilder
                 final int at = eventType == INSTRUMENT ? 0 : 1;
                 lastTicks.putBytes((instrument * 2 + at) * TICK, buffer, offset, TICK);
                 kept[instrument] |= (byte)(1 << at);
+                namedInSession[instrument] = at == 0 ? sessions : namedInSession[instrument];
             }
+            return;
         }
-        else if (null != mirror && (SubscriptionView.classOf(eventType) == SubscriptionView.ORDER || eventType == SESSION))
+        if (eventType == SESSION)
+        {
+            sessions++; // a new session reuses locates: the directory forgets the names given before it
+        }
+        if (null != mirror && (SubscriptionView.classOf(eventType) == SubscriptionView.ORDER || eventType == SESSION))
         {
             mirror.apply(buffer, offset, eventType);
         }
@@ -115,6 +128,32 @@ final class SnapshotBuilder
     boolean isKnown(final int instrument)
     {
         return instrument > 0 && instrument < maxInstruments && isKnown[instrument];
+    }
+
+    /**
+     * Stages one instrument's directory entry: its last {@code INSTRUMENT} tick, at {@code entrySequence} with only
+     * the {@code snapshot} flag, when the current session named it.
+     *
+     * @return ticks built (1, or 0 when the session has not named it), or {@link #TOO_LARGE} when there is no room.
+     */
+    int directoryEntry(final UnsafeBuffer out, final int at, final int limit, final int instrument,
+        final long entrySequence)
+    {
+        if (!isKnown(instrument) || (kept[instrument] & 1) == 0 || namedInSession[instrument] != sessions)
+        {
+            return 0;
+        }
+        if (at == limit)
+        {
+            return TOO_LARGE;
+        }
+        ticks = out;
+        capacity = limit;
+        count = at;
+        sequence = entrySequence;
+        copy(instrument * 2);
+        ticks = null;
+        return 1;
     }
 
     /** @return whether a part of this view would lack the orders (a view of order events, no mirror kept). */

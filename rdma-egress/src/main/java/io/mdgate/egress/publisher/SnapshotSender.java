@@ -30,6 +30,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * does not fit an empty staging buffer refuses the snapshot (SNAPSHOT_END REFUSED, counted). A SESSION tick ends
  * every snapshot being built before it ({@link ControlMessageDescriptor#SESSION_CUT}).
  * <p>
+ * A directory request ({@link ControlMessageDescriptor#DIRECTORY}) walks the same way over every instrument the
+ * current session named (or the listed ones), subscribed or not, and stages only each one's last {@code INSTRUMENT}
+ * tick ({@link SnapshotBuilder#directoryEntry}), at the last sequence published when it is taken. A directory tick is
+ * a whole ITCH message of its own, so no boundary is waited for.
+ * <p>
  * Threading: the publisher's thread. Allocation-free in the duty cycle (a snapshot's first and last events are
  * logged).
  */
@@ -123,13 +128,17 @@ final class SnapshotSender
         while (used < budget && !snapshot.walked())
         {
             final int instrument = snapshot.idCount < 0 ? builder.known(snapshot.cursor) : snapshot.ids[snapshot.cursor];
-            final int mask = builder.isKnown(instrument) ? session.subscriptions.maskOf(instrument) : 0;
+            final int mask = snapshot.directory || !builder.isKnown(instrument) ? 0 :
+                session.subscriptions.maskOf(instrument);
             if (mask != 0 && insideMessage(snapshot, instrument, nowNanos))
             {
                 break;
             }
-            final int built = mask == 0 ? 0 : builder.part(snapshot.staging, snapshot.staged + 1,
-                snapshot.capacity + 1, instrument, mask, publisher.lastSequence());
+            final int built = snapshot.directory ?
+                builder.directoryEntry(snapshot.staging, snapshot.staged + 1, snapshot.capacity + 1, instrument,
+                    publisher.lastSequence()) :
+                mask == 0 ? 0 : builder.part(snapshot.staging, snapshot.staged + 1, snapshot.capacity + 1, instrument,
+                    mask, publisher.lastSequence());
             if (built == SnapshotBuilder.TOO_LARGE)
             {
                 if (snapshot.staged == 0)
@@ -227,7 +236,8 @@ final class SnapshotSender
         {
             counters.snapshotsSent.incrementRelease();
             counters.snapshotTicks.getAndAddRelease(snapshot.ticksSent);
-            log.log("snapshot for consumer '" + session.name + "': " + snapshot.ticksSent + " ticks, parts at " +
+            log.log((snapshot.directory ? "directory" : "snapshot") + " for consumer '" + session.name + "': " +
+                snapshot.ticksSent + " ticks, parts at " +
                 "sequences " + snapshot.from + ".." + snapshot.to + ", built and sent in " +
                 (nowNanos - snapshot.startedNanos) / 1000 + " us" +
                 ((snapshot.flags & ControlMessageDescriptor.SESSION_CUT) != 0 ? ", ended early by a SESSION tick" : ""));

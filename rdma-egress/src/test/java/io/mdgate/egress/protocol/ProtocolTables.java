@@ -173,7 +173,8 @@ final class ProtocolTables
             "SHARED_LOG", "SUBSCRIBE / SUBSCRIPTION of every instrument: through the shared tick log",
             "ORDERS_OMITTED", "SNAPSHOT_END: a view took order events the publisher keeps no books for",
             "PER_INSTRUMENT", "SNAPSHOT (required), SNAPSHOT_END: each instrument's part at its own sequence S(i)",
-            "SESSION_CUT", "SNAPSHOT_END: a SESSION tick ended the snapshot early; instruments not taken have no part"),
+            "SESSION_CUT", "SNAPSHOT_END: a SESSION tick ended the snapshot early; instruments not taken have no part",
+            "DIRECTORY", "SNAPSHOT (with PER_INSTRUMENT), SNAPSHOT_END: the directory alone (*The directory*)"),
             false));
         add("recovery-data", ProtocolLayout.of("RECOVERY_DATA (9), SNAPSHOT_DATA (16)", RecoveryDataFlyweight.class)
             .field("0", header, "header", "type 9 or 16")
@@ -181,10 +182,11 @@ final class ProtocolTables
             .field("TICKS_OFFSET", "n x TickLayout#LENGTH", "ticks", "n ticks, 64 bytes each, in sequence order"));
         add("snapshot", ProtocolLayout.of("SNAPSHOT (15)", SnapshotRequestFlyweight.class)
             .field("0", header, "header", "type 15")
-            .field("FLAGS", "i32", "flags, PER_INSTRUMENT (1); without it, or with any other, the request is refused")
+            .field("FLAGS", "i32", "flags, PER_INSTRUMENT (1), with DIRECTORY (32) for the directory alone; without " +
+                "PER_INSTRUMENT, or with any other, the request is refused")
             .field("COUNT", "i32", "instruments n listed, 0 to " + ControlMessageDescriptor.MAX_SNAPSHOT_INSTRUMENTS +
-                " (0: every subscribed instrument)")
-            .field("IDS_OFFSET", "n x 4", "i32[n]", "instrument ids, 1 to 65535; those not subscribed are left out"));
+                " (0: every subscribed instrument; with DIRECTORY every named one)")
+            .field("IDS_OFFSET", "n x 4", "i32[n]", "instrument ids, 1 to 65535; those not subscribed (DIRECTORY: not named) are left out"));
     }
 
     private void regions()
