@@ -60,12 +60,17 @@ SOFTROCE_PAIR_RUN = deploy/softroce/run-pair.sh --timeout $(SOFTROCE_PAIR_TIMEOU
     --lib $(SOFTROCE_STAGE)/lib --native $(SOFTROCE_STAGE)/native \
     --jvm-options gateway-app/target/jvm.options $(foreach n,$(SOFTROCE_NATIVE),--native $(n))
 SOFTROCE_PAIR_TIMEOUT ?= 1500
+# The unit test (deploy/systemd/test-unit.sh, docs/OPERATIONS.md "The unit"): the debootstrap rootfs its
+# systemd-nspawn container boots, built once and cached.
+export MDGATE_NSPAWN_CACHE ?= /var/cache/mdgate/nspawn
+TEST_SYSTEMD = deploy/systemd/test-unit.sh --tarball target/mdgate-$(VERSION).tar.gz
+
 define softroce_prepare
 deploy/softroce/tests/stage.sh $(SOFTROCE_STAGE)
 deploy/softroce/build-image.sh
 endef
 
-.PHONY: help setup build test test-unit test-softroce test-softroce-pair test-softroce-smoke demo dist bench bench-end-to-end bench-latency bench-ingress clean
+.PHONY: help setup build test test-unit test-systemd test-softroce test-softroce-pair test-softroce-smoke demo dist bench bench-end-to-end bench-latency bench-ingress clean
 
 help: ## List the targets.
 	@echo "mdgate make targets (README.md explains each):"
@@ -77,10 +82,13 @@ setup: ## Install the OS packages mdgate needs (deploy/setup.sh; root installs, 
 build: setup ## Build every module, tests compiled but not run.
 	$(MAVEN) -DskipTests package
 
-test: setup ## Every test suite: the host's (all tags but softroce), the Soft-RoCE guest's, the two-host bed (what .ci/run does).
+test: setup ## Every test suite: the host's (all tags but softroce), the systemd unit's, the Soft-RoCE guest's, the two-host bed (what .ci/run does).
 	@echo "test: host suite (mvn verify, every tag; softroce runs in the guest below)"
 	$(MAVEN) verify -Dmdgate.test.groups= -Dmdgate.test.excludedGroups=
-	@echo "test: host suite passed; Soft-RoCE guest run (tests tagged softroce, perftest, VerbsBenchmark)"
+	@echo "test: host suite passed; the unit (the dist installed and mdgate@.service started under systemd in systemd-nspawn)"
+	$(MAKE) --no-print-directory dist
+	$(TEST_SYSTEMD)
+	@echo "test: unit passed; Soft-RoCE guest run (tests tagged softroce, perftest, VerbsBenchmark)"
 	$(softroce_prepare)
 	out=target/softroce/$$(date -u +%Y%m%d-%H%M%S); rc=0; \
 	$(SOFTROCE_RUN) --out $$out || rc=$$?; \
@@ -92,6 +100,9 @@ test: setup ## Every test suite: the host's (all tags but softroce), the Soft-Ro
 
 test-unit: setup ## Build and run the quick tests (no slow, netns or softroce tags).
 	$(MAVEN) verify -Dmdgate.test.excludedGroups=$(UNIT_EXCLUDED_TAGS)
+
+test-systemd: dist ## The dist installed in a systemd-nspawn container, mdgate@.service started and checked (root; rootfs cached).
+	$(TEST_SYSTEMD)
 
 test-softroce: setup ## Only the Soft-RoCE guest run: tests tagged softroce, perftest vs VerbsBenchmark (image built once, cached).
 	$(MAVEN) -DskipTests -pl gateway-app -am package

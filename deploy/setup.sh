@@ -16,6 +16,7 @@ packages=(
   tshark                             # independent dissection of generated captures in tests
   jq                                 # the end-to-end benchmark script reads the demo's JSON summaries
   debootstrap qemu-system-x86 qemu-utils e2fsprogs  # Soft-RoCE guest (deploy/softroce): image, boot, overlay
+  systemd-container                  # the unit test: systemd booted in a systemd-nspawn container (rootfs by debootstrap)
 )
 
 installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${packages[@]}" 2>/dev/null |
