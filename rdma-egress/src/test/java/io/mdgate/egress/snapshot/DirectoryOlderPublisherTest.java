@@ -114,8 +114,10 @@ class DirectoryOlderPublisherTest
     {
         final long timeout = TimeUnit.MILLISECONDS.toNanos(600);
         join(timeout);
-        messages.next(poll, ControlMessageDescriptor.SNAPSHOT); // passed over as an unknown message type
+        // before the poll that sends the request: the consumer's clock starts when it sends, which may be before
+        // this test reads the request, so only a time taken earlier bounds its wait from below
         final long asked = System.nanoTime();
+        messages.next(poll, ControlMessageDescriptor.SNAPSHOT); // passed over as an unknown message type
         final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
         Await.until("the directory given up", 10, () ->
         {
