@@ -73,6 +73,21 @@ class ReconnectBackoffTest
         attemptAndComeBack(NativeBuild.SANITIZE);
     }
 
+    @Test
+    void shouldRefuseALongestIntervalShorterThanTheFirst() throws Exception
+    {
+        harness = publisher(1);
+        final NativeProcess consumer = new NativeProcess(NAME, NativeBuild.RELEASE, List.of(
+            compile(NativeBuild.RELEASE).toString(), shm.instance(), NAME, NAME + PublisherHarness.TOKEN_SUFFIX, "50",
+            "20", "1"));
+        processes.add(consumer);
+        assertEquals(1, consumer.awaitExit(30));
+        assertTrue(consumer.err().stream().anyMatch(line -> line.contains(
+            "reconnect_max_interval_ns must be at least reconnect_interval_ns (50000000), was 20000000")),
+            consumer.err().toString());
+        assertEquals(0, harness.publisher().activeConsumers(), "never connected");
+    }
+
     private void attemptAndComeBack(final NativeBuild build) throws Exception
     {
         harness = publisher(1);
