@@ -16,6 +16,8 @@
 #define CONTROL_MESSAGES_PER_POLL 32
 #define SCRATCH_LENGTH 512
 #define CONTROL_QUEUE_LENGTH (1 << 20)
+/* Longest quiet time between two reports of failing reconnects for the same reason (EgressConsumer's). */
+#define RECONNECT_LOG_INTERVAL_NS 30000000000LL
 
 static int64_t monotonic_ns(void)
 {
@@ -239,12 +241,38 @@ static void disconnect(mdgate_consumer *consumer, const char *reason)
     if (consumer->state == MDG_CONNECTED || consumer->state == MDG_AWAITING_WELCOME)
     {
         consumer->counters.disconnects++;
+        consumer->last_reconnect_failure[0] = '\0';
         mdg_event(consumer, "consumer '%s' lost its connection: %s%s", consumer->name, reason,
             consumer->config.reconnect ? "; reconnecting" : "");
     }
     release_connection(consumer);
     consumer->state = consumer->config.reconnect ? MDG_DISCONNECTED : MDG_CLOSED;
     consumer->state_since_ns = consumer->now_ns;
+    consumer->reconnect_delay_ns = consumer->config.reconnect_interval_ns;
+}
+
+/*
+ * A reconnect attempt failed: the next waits twice as long, up to reconnect_max_interval_ns. Says why on the first
+ * failure after a loss, on a failure for another reason than the last one said, and then at most every
+ * RECONNECT_LOG_INTERVAL_NS with the attempts since, as EgressConsumer does.
+ */
+static void reconnect_failed(mdgate_consumer *consumer, const char *reason)
+{
+    const int64_t max = consumer->config.reconnect_max_interval_ns;
+    consumer->reconnect_delay_ns = consumer->reconnect_delay_ns > max / 2 ? max : consumer->reconnect_delay_ns * 2;
+    consumer->counters.reconnect_failures++;
+    if (strcmp(reason, consumer->last_reconnect_failure) != 0 ||
+        consumer->now_ns - consumer->last_reconnect_log_ns >= RECONNECT_LOG_INTERVAL_NS)
+    {
+        char said[sizeof consumer->last_reconnect_failure];
+        snprintf(said, sizeof said, "%s", reason); /* reason may be last_error, which mdg_event overwrites */
+        mdg_event(consumer, "consumer '%s' could not reconnect (%lld attempt(s) since the last report): %s",
+            consumer->name, (long long)(consumer->counters.reconnect_failures - consumer->reconnect_failures_logged),
+            said);
+        snprintf(consumer->last_reconnect_failure, sizeof consumer->last_reconnect_failure, "%s", said);
+        consumer->last_reconnect_log_ns = consumer->now_ns;
+        consumer->reconnect_failures_logged = consumer->counters.reconnect_failures;
+    }
 }
 
 static size_t table_length(int32_t ring_slots, int32_t table_slots)
@@ -349,6 +377,10 @@ static void connect_failed(mdgate_consumer *consumer, int code, const char *form
     release_connection(consumer);
     consumer->state = MDG_DISCONNECTED;
     consumer->state_since_ns = consumer->now_ns;
+    if (consumer->counters.connects > 0)
+    {
+        reconnect_failed(consumer, consumer->last_error); /* a publisher that answers nonsense is not hammered */
+    }
 }
 
 static int welcome_problem(const uint8_t *message, int32_t length, char *out, size_t out_length)
@@ -418,6 +450,7 @@ static void on_welcome(mdgate_consumer *consumer, const uint8_t *message, int32_
     consumer->heartbeat_interval_ns = (int64_t)mdg_get64(message + MDGATE_WELCOME_HEARTBEAT_INTERVAL_OFFSET);
     consumer->heartbeat_timeout_ns = (int64_t)mdg_get64(message + MDGATE_WELCOME_HEARTBEAT_TIMEOUT_OFFSET);
     consumer->state = MDG_CONNECTED;
+    consumer->counters.reconnects += consumer->counters.connects > 0;
     consumer->counters.connects++;
     consumer->last_received_ns = consumer->now_ns;
     consumer->last_heartbeat_sent_ns = consumer->now_ns;
@@ -1032,14 +1065,16 @@ static int keep_alive(mdgate_consumer *consumer)
         disconnect(consumer, "no WELCOME from the publisher");
     }
     else if (consumer->state == MDG_DISCONNECTED && consumer->config.reconnect &&
-        consumer->now_ns - consumer->state_since_ns >= consumer->config.reconnect_interval_ns)
+        consumer->now_ns - consumer->state_since_ns >= consumer->reconnect_delay_ns)
     {
         consumer->state_since_ns = consumer->now_ns;
+        consumer->counters.reconnect_attempts++;
         if (begin_connect(consumer, 0) != MDGATE_OK)
         {
             release_connection(consumer);
             consumer->state = MDG_DISCONNECTED;
             consumer->state_since_ns = consumer->now_ns;
+            reconnect_failed(consumer, consumer->last_error);
         }
         return 1;
     }
@@ -1379,6 +1414,7 @@ void mdgate_consumer_config_init(mdgate_consumer_config *config)
     config->connect_timeout_ns = 10000000000LL;
     config->control_poll_ns = 1000000LL;
     config->reconnect_interval_ns = 500000000LL;
+    config->reconnect_max_interval_ns = 4000000000LL;
     config->reconnect = 1;
     config->pending_ticks = 65536;
     config->max_control_message = 65536;
@@ -1446,6 +1482,11 @@ static int config_problem(const mdgate_consumer_config *config, char *out, size_
     else if (config->connect_timeout_ns <= 0 || config->control_poll_ns <= 0 || config->reconnect_interval_ns <= 0)
     {
         snprintf(out, length, "connect_timeout_ns, control_poll_ns and reconnect_interval_ns must be positive");
+    }
+    else if (config->reconnect_max_interval_ns < config->reconnect_interval_ns)
+    {
+        snprintf(out, length, "reconnect_max_interval_ns must be at least reconnect_interval_ns (%lld), was %lld",
+            (long long)config->reconnect_interval_ns, (long long)config->reconnect_max_interval_ns);
     }
     else if (config->pending_ticks < 1 || config->pending_ticks > (1 << 24))
     {
@@ -1592,6 +1633,7 @@ int mdgate_consumer_connect(const mdgate_consumer_config *config, mdgate_consume
     consumer->directory_due = consumer->directory_wanted;
     consumer->heartbeat_interval_ns = 100000000LL;
     consumer->heartbeat_timeout_ns = 5000000000LL;
+    consumer->reconnect_delay_ns = config->reconnect_interval_ns;
     consumer->epoch_offset = sample_epoch_offset();
     int code = mdg_shm_transport_create(consumer->directory, consumer->instance, config->max_control_message,
         CONTROL_QUEUE_LENGTH, &consumer->transport, problem, sizeof problem);

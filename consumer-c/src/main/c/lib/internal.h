@@ -170,6 +170,10 @@ struct mdgate_consumer
     int64_t heartbeat_interval_ns;
     int64_t heartbeat_timeout_ns;
     int64_t state_since_ns;
+    int64_t reconnect_delay_ns;        /* from the loss (or the last attempt) to the next attempt */
+    int64_t reconnect_failures_logged; /* counters.reconnect_failures at the last report */
+    int64_t last_reconnect_log_ns;
+    char last_reconnect_failure[256];  /* the reason last reported, empty after a loss */
     int64_t publisher_epoch;
     int reject_reason;
     int connect_failure; /* set while awaiting WELCOME when the answer is malformed */

@@ -527,10 +527,12 @@ static void summary(mdgate_consumer *consumer, int stats)
     }
     fprintf(stderr, PROGRAM ": delivered %" PRId64 " ticks (last sequence %" PRId64 "), gaps %" PRId64
         ", recoveries %" PRId64 "/%" PRId64 ", unrecovered %" PRId64 ", laps %" PRId64 ", reconnects %" PRId64
-        ", recovered %" PRId64 ", duplicates %" PRId64 ", torn %" PRId64 ", malformed %" PRId64 ", shared log %s\n",
+        "/%" PRId64 ", failed reconnects %" PRId64 ", recovered %" PRId64 ", duplicates %" PRId64 ", torn %" PRId64
+        ", malformed %" PRId64 ", shared log %s\n",
         c->delivered, mdgate_consumer_last_delivered(consumer), c->gaps, c->recoveries_completed,
-        c->recoveries_requested, c->unrecovered, c->laps, c->connects > 0 ? c->connects - 1 : 0, c->recovered_delivered,
-        c->duplicates, c->torn_reads, c->malformed, mdgate_consumer_reads_shared_log(consumer) ? "yes" : "no");
+        c->recoveries_requested, c->unrecovered, c->laps, c->reconnects, c->reconnect_attempts, c->reconnect_failures,
+        c->recovered_delivered, c->duplicates, c->torn_reads, c->malformed,
+        mdgate_consumer_reads_shared_log(consumer) ? "yes" : "no");
     if (c->snapshots_requested > 0)
     {
         fprintf(stderr, PROGRAM ": snapshots %" PRId64 " (%" PRId64 " ticks, %" PRId64 " live ticks it covered "

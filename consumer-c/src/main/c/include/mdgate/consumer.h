@@ -107,7 +107,9 @@ typedef struct mdgate_consumer_config
     int32_t depth_levels;          /* L: levels per side of each depth slot, 0..64, default 10 (0: no depth table) */
     int64_t connect_timeout_ns;    /* default 10 s */
     int64_t control_poll_ns;       /* default 1 ms */
-    int64_t reconnect_interval_ns; /* default 500 ms */
+    int64_t reconnect_interval_ns; /* wait before the first reconnect attempt after a loss, default 500 ms */
+    int64_t reconnect_max_interval_ns; /* each failed attempt doubles the wait, up to this; default 4 s, at least
+                                          reconnect_interval_ns */
     int reconnect;                 /* reconnect after a lost connection, default 1 */
     int64_t resume_from_sequence;  /* first sequence wanted (recovered if already sent), 0: live */
     int32_t pending_ticks;         /* live ticks held while a gap is recovered, default 65536 */
@@ -150,6 +152,9 @@ typedef struct mdgate_counters
     int64_t directories;         /* instrument directories received whole (directory_on_connect) */
     int64_t directory_ticks;     /* INSTRUMENT ticks of a directory read (naming symbols; not handed over) */
     int64_t directories_refused; /* refused directory requests (a publisher that predates it refuses every one) */
+    int64_t reconnect_attempts;  /* connection attempts after a loss */
+    int64_t reconnect_failures;  /* of them, those that failed: no publisher, or its answer could not be set up */
+    int64_t reconnects;          /* of them, those that ended in WELCOME: connects after the first */
 } mdgate_counters;
 
 typedef struct mdgate_consumer mdgate_consumer;

@@ -1,5 +1,6 @@
 package io.mdgate.consumerc;
 
+import io.mdgate.egress.TickArchive;
 import io.mdgate.egress.protocol.ControlMessageDescriptor;
 import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.support.PublisherHarness;
@@ -116,6 +117,10 @@ abstract class CConsumerScenarios
         while (matcher.find())
         {
             fields.put(matcher.group(1).trim(), Long.parseLong(matcher.group(2)));
+            if (null != matcher.group(3))
+            {
+                fields.put(matcher.group(1).trim() + "/", Long.parseLong(matcher.group(3))); // "recoveries/": requested
+            }
         }
         return fields;
     }
@@ -370,6 +375,121 @@ abstract class CConsumerScenarios
             }
             lines = process.out().size();
         }
+    }
+
+    @Test
+    void shouldReconnectToARestartedPublisherAndDeliverEverySequenceOnceOnTheRingTheSharedLogAndTheStream()
+        throws Exception
+    {
+        final ShmContext shm = ShmInstance.context(ShmInstance.unique());
+        final long beforeKill = 10_000;
+        final long last = 20_000;
+        restartPublisher(shm, 1, new TickArchive(1 << 20), "ring", "log", "stream");
+        final NativeProcess ring = consumer("ring", "--instruments", "1,2,3", "--until", Long.toString(last));
+        final NativeProcess log = consumer("log", "--all", "--until", Long.toString(last));
+        // By id: the restarted publisher knows a symbol only once an INSTRUMENT tick names it again.
+        final NativeProcess stream = consumer("stream", "--instruments", "4,7", "--path", "stream", "--until",
+            Long.toString(last));
+        for (final NativeProcess process : processes)
+        {
+            process.awaitReady(60);
+        }
+        publish(1, beforeKill, last);
+        awaitDelivered(ring, last(expected(1, beforeKill, last, Set.of(1, 2, 3))));
+        awaitDelivered(log, beforeKill);
+        awaitDelivered(stream, last(expected(1, beforeKill, last, Set.of(4, 7))));
+
+        final PublisherHarness first = harness;
+        harness.close(); // its control socket goes with it: the consumers' attempts are refused until it is back
+        harness = null;
+        for (final NativeProcess process : processes)
+        {
+            process.awaitLine(true, line -> line.contains("could not reconnect"), 30, "a failed attempt");
+        }
+        restartPublisher(shm, beforeKill + 1, first.archive(), "ring", "log", "stream");
+        publish(beforeKill + 1, last, last);
+
+        for (final NativeProcess process : processes)
+        {
+            assertEquals(0, process.awaitExit(60), process.err().toString());
+        }
+        assertDelivered(expected(1, last, last, Set.of(1, 2, 3)), ring);
+        assertDelivered(expected(1, last, last, null), log);
+        assertDelivered(expected(1, last, last, Set.of(4, 7)), stream);
+        for (final NativeProcess process : processes)
+        {
+            final Map<String, Long> stats = summary(process);
+            assertEquals(1, stats.get("reconnects"), process.err().toString());
+            assertTrue(stats.get("failed reconnects") >= 1, process.err().toString());
+            assertEquals(stats.get("failed reconnects") + 1, stats.get("reconnects/"), "attempts: " + stats);
+            assertEquals(0, stats.get("duplicates"), process.err().toString());
+            assertEquals(0, stats.get("unrecovered"), process.err().toString());
+            assertEquals(1, process.err().stream().filter(line -> line.contains("could not reconnect")).count(),
+                "said once for one reason: " + process.err());
+        }
+        assertEquals("yes", log.err().stream().filter(l -> l.startsWith("mdgate-consume-c: delivered "))
+            .map(l -> l.replaceAll(".*shared log ", "")).findFirst().orElseThrow(), "back on the shared log");
+    }
+
+    @Test
+    void shouldTryLessAndLessOftenWhileThePublisherStaysAwayAndSaySoInTheCounters() throws Exception
+    {
+        startPublisher(PublisherContext.DEFAULT_SHARED_LOG_SLOTS, "left");
+        final NativeProcess left = consumer("left", "--all");
+        left.awaitReady(60);
+        publish(1, 100, 100);
+        awaitDelivered(left, 100);
+
+        harness.close();
+        harness = null;
+        left.awaitLine(true, line -> line.contains("lost its connection"), 30, "the loss");
+        Thread.sleep(5_000); // attempts 0.5, 1.5 and 3.5 s after the loss (ten at a fixed 500 ms), the next at 7.5 s
+        assertTrue(left.isAlive(), "keeps trying, as mdgate consume does: " + left.err());
+        left.signal("TERM");
+
+        assertEquals(0, left.awaitExit(30), left.err().toString());
+        final Map<String, Long> stats = summary(left);
+        final long attempts = stats.get("reconnects/");
+        assertTrue(attempts >= 2 && attempts <= 4, "attempts in 5 s: " + stats);
+        assertEquals(attempts, stats.get("failed reconnects"), "every one failed: " + stats);
+        assertEquals(0, stats.get("reconnects"), stats.toString());
+        assertEquals(1, left.err().stream().filter(line -> line.contains("could not reconnect (1 attempt(s) since " +
+            "the last report)")).count(), "said once for one reason: " + left.err());
+    }
+
+    /** Compares what a consumer delivered with what it should have, saying where they part rather than both lists. */
+    private void assertDelivered(final List<Long> expected, final NativeProcess process)
+    {
+        final List<Long> received = received(process);
+        int same = 0;
+        while (same < expected.size() && same < received.size() && expected.get(same).equals(received.get(same)))
+        {
+            same++;
+        }
+        if (same < expected.size() || same < received.size())
+        {
+            fail("the first " + same + " of " + expected.size() + " sequences as expected, then " +
+                (same < received.size() ? received.subList(same, Math.min(received.size(), same + 5)) : "nothing") +
+                " instead of " + (same < expected.size() ? expected.subList(same, Math.min(expected.size(), same + 5)) :
+                "nothing") + "; " + received.size() + " delivered; stderr " + process.err() + "; publisher " +
+                (null == harness ? "closed" : harness.events()));
+        }
+    }
+
+    private static long last(final List<Long> sequences)
+    {
+        return sequences.get(sequences.size() - 1);
+    }
+
+    /**
+     * A publisher on {@code shm} (perhaps where one was closed) whose first live sequence is {@code firstSequence},
+     * recovering from {@code journal} (what the closed one published, and what this one adds).
+     */
+    private void restartPublisher(final ShmContext shm, final long firstSequence, final TickArchive journal,
+        final String... consumers)
+    {
+        harness = new PublisherHarness(shm, List.of(consumers), context -> context
+            .heartbeatTimeoutNanos(TimeUnit.SECONDS.toNanos(30)).firstSequence(firstSequence), journal);
     }
 
     @Test

@@ -28,7 +28,7 @@ public final class PublisherHarness implements AutoCloseable
     private final ShmContext shm;
     private final ShmTransport transport;
     private final TickRing ring = new TickRing(1 << 16);
-    private final TickArchive archive = new TickArchive(1 << 20);
+    private final TickArchive archive;
     private final EgressPublisher publisher;
     private final AgentRunner runner;
     private final List<String> events = new CopyOnWriteArrayList<>();
@@ -41,7 +41,18 @@ public final class PublisherHarness implements AutoCloseable
     public PublisherHarness(final ShmContext shm, final List<String> consumers,
         final Consumer<PublisherContext> customizer)
     {
+        this(shm, consumers, customizer, new TickArchive(1 << 20));
+    }
+
+    /**
+     * A publisher whose recovery source is {@code archive}, as a gateway restarted on the same journal recovers what
+     * the last one published: pass the one a closed harness filled ({@link #archive()}).
+     */
+    public PublisherHarness(final ShmContext shm, final List<String> consumers,
+        final Consumer<PublisherContext> customizer, final TickArchive archive)
+    {
         this.shm = shm;
+        this.archive = archive;
         this.transport = new ShmTransport(shm);
         final PublisherContext context = new PublisherContext()
             .transport(transport)
@@ -103,6 +114,12 @@ public final class PublisherHarness implements AutoCloseable
     public ShmContext shm()
     {
         return shm;
+    }
+
+    /** @return the recovery source, filled on the publisher's thread (read it only once this harness is closed). */
+    public TickArchive archive()
+    {
+        return archive;
     }
 
     /** @return what the publisher logged. */
