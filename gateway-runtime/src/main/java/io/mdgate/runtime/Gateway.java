@@ -180,7 +180,8 @@ public final class Gateway implements AutoCloseable
                     latency("ingress_to_journal", hlogDir, startMillis, latencies), clock));
             }
 
-            final EgressTransport transport = track(EgressTransports.open(config.egress()));
+            final EgressTransport transport = track(EgressTransports.open(config.egress(),
+                counters.newCounter("egress.hugepage_fallbacks", CounterType.TOTAL), err));
             final TickArchive archive = journal == null ? new TickArchive(1 << 20) : null;
             final TickReplay[] replay = new TickReplay[1];
             final PublisherContext publisherContext = new PublisherContext()
