@@ -100,6 +100,11 @@ public final class PublisherHarness implements AutoCloseable
         return publisher;
     }
 
+    public ShmTransport transport()
+    {
+        return transport;
+    }
+
     public ShmContext shm()
     {
         return shm;
