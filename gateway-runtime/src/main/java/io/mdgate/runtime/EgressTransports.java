@@ -9,7 +9,7 @@ import io.mdgate.egress.transport.verbs.VerbsContext;
 import io.mdgate.egress.transport.verbs.VerbsTransport;
 import org.agrona.concurrent.status.AtomicCounter;
 
-import java.io.PrintStream;
+import java.util.function.Consumer;
 
 /** Opens the egress transport the configuration names. Start-up only. */
 final class EgressTransports
@@ -23,7 +23,7 @@ final class EgressTransports
      * @throws IllegalStateException when it cannot be opened, saying why and what would work.
      */
     static EgressTransport open(final GatewayConfig.Egress egress, final AtomicCounter hugepageFallbacks,
-        final PrintStream err)
+        final Consumer<String> warnings)
     {
         if (egress.transport() == GatewayConfig.Transport.VERBS)
         {
@@ -33,7 +33,7 @@ final class EgressTransports
             .group(egress.shmGroup().isEmpty() ? null : egress.shmGroup()).mtu(egress.mtu())
             .hugepages(egress.hugepages()).hugepageDirectory(egress.hugepageDir())
             .hugepageFallbackCounter(hugepageFallbacks)
-            .eventLog(message -> err.println("mdgate run: egress: " + message));
+            .eventLog(message -> warnings.accept("mdgate run: egress: " + message));
         try
         {
             return new ShmTransport(context.conclude());

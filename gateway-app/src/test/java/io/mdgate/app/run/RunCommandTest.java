@@ -87,6 +87,7 @@ class RunCommandTest
     @Test
     void shouldRefuseToStartWhenHugepagesAreRequiredAndTheDirectoryIsNoHugetlbfs() throws Exception
     {
+        Files.createDirectories(dir.resolve("shm"));
         final Path plain = Files.createDirectories(dir.resolve("not-huge"));
         final Path config = dir.resolve("huge.toml");
         Files.writeString(config, LoopbackGatewayConfig.toml(dir, "huge-" + ProcessHandle.current().pid(),
