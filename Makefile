@@ -16,8 +16,9 @@ MAVEN     := $(MVN) -B --no-transfer-progress $(MVN_FLAGS)
 JAVA      := $(if $(JAVA_HOME),$(JAVA_HOME)/bin/java,java)
 JVM_FLAGS  = $$(cat gateway-app/target/jvm.options)
 
-# Tags of the tests `make test-unit` leaves out: long runs, network namespaces (root), the Soft-RoCE guest.
-UNIT_EXCLUDED_TAGS := slow,netns,softroce
+# Tags of the tests `make test-unit` leaves out: long runs, network namespaces and hugetlbfs mounts (root), the
+# Soft-RoCE guest.
+UNIT_EXCLUDED_TAGS := slow,netns,hugepages,softroce
 
 DEMO_DIR  ?= target/demo
 DEMO_ARGS ?=

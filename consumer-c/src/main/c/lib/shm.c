@@ -3,7 +3,8 @@
  * socket carrying length-prefixed messages (UnixControlChannel), registered regions are files under the directory
  * whose first page holds the key (ShmRegionDescriptor), one-sided writes are release stores into the peer's
  * mapping, the shared tick log is mapped read-only, and the stream is a broadcast log file (BroadcastLogDescriptor).
- * Files are created rw-rw---- whatever the umask.
+ * Files are created rw-rw---- whatever the umask. The publisher's files may be on a hugetlbfs mount it names in
+ * <instance>-hugepages; this library's own regions stay in the shm directory, where the publisher looks too.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -449,11 +450,43 @@ static void *map_file(shm_transport *shm, const char *path, int writable, size_t
     return mapping;
 }
 
-/* Maps <directory>/<instance>-<suffix> (read-only unless writable), at least minimum bytes; NULL and *code when not. */
+/*
+ * Puts <hugepage directory>/<instance>-<suffix> in path when the publisher names a hugetlbfs directory in
+ * <directory>/<instance>-hugepages and the file is there (ShmPlacement); returns 0 then, -1 otherwise.
+ */
+static int hugepage_file_name(const shm_transport *shm, char *out, size_t length, const char *suffix)
+{
+    char pointer[256];
+    if (file_name(shm, pointer, sizeof pointer, "hugepages") != 0)
+    {
+        return -1;
+    }
+    const int fd = open(pointer, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+    {
+        return -1;
+    }
+    char directory[200];
+    const ssize_t got = read(fd, directory, sizeof directory - 1);
+    close(fd);
+    if (got <= 0)
+    {
+        return -1;
+    }
+    directory[got] = '\0';
+    directory[strcspn(directory, "\n")] = '\0';
+    const int written = snprintf(out, length, "%s/%s-%s", directory, shm->instance, suffix);
+    return directory[0] == '/' && written > 0 && (size_t)written < length && access(out, F_OK) == 0 ? 0 : -1;
+}
+
+/*
+ * Maps <instance>-<suffix> (read-only unless writable), at least minimum bytes, from the publisher's hugepage
+ * directory when it has one and the file is there, else from the shm directory; NULL and *code when not.
+ */
 static void *map_instance_file(shm_transport *shm, const char *suffix, int writable, size_t minimum, char *path,
     size_t path_length, size_t *length, int *code)
 {
-    if (file_name(shm, path, path_length, suffix) != 0)
+    if (hugepage_file_name(shm, path, path_length, suffix) != 0 && file_name(shm, path, path_length, suffix) != 0)
     {
         *code = fail(shm, MDGATE_E_INVALID_ARGUMENT, "the shm directory name is too long");
         return NULL;

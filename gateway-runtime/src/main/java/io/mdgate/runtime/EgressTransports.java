@@ -7,6 +7,9 @@ import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmTransport;
 import io.mdgate.egress.transport.verbs.VerbsContext;
 import io.mdgate.egress.transport.verbs.VerbsTransport;
+import org.agrona.concurrent.status.AtomicCounter;
+
+import java.util.function.Consumer;
 
 /** Opens the egress transport the configuration names. Start-up only. */
 final class EgressTransports
@@ -19,14 +22,18 @@ final class EgressTransports
      * @return the open transport.
      * @throws IllegalStateException when it cannot be opened, saying why and what would work.
      */
-    static EgressTransport open(final GatewayConfig.Egress egress)
+    static EgressTransport open(final GatewayConfig.Egress egress, final AtomicCounter hugepageFallbacks,
+        final Consumer<String> warnings)
     {
         if (egress.transport() == GatewayConfig.Transport.VERBS)
         {
             return openVerbs(egress);
         }
         final ShmContext context = new ShmContext().directory(egress.shmDir()).instance(egress.instance())
-            .group(egress.shmGroup().isEmpty() ? null : egress.shmGroup()).mtu(egress.mtu());
+            .group(egress.shmGroup().isEmpty() ? null : egress.shmGroup()).mtu(egress.mtu())
+            .hugepages(egress.hugepages()).hugepageDirectory(egress.hugepageDir())
+            .hugepageFallbackCounter(hugepageFallbacks)
+            .eventLog(message -> warnings.accept("mdgate run: egress: " + message));
         try
         {
             return new ShmTransport(context.conclude());

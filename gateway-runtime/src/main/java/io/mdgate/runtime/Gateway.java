@@ -103,6 +103,7 @@ public final class Gateway implements AutoCloseable
     private final EgressPublisher publisher;
     private final SpinningCpuGuard guard;
     private final PrintStream err;
+    private final StartWarnings startWarnings;
     private final GatewayErrorHandler errorHandler;
     private boolean running;
     private boolean closed;
@@ -119,6 +120,7 @@ public final class Gateway implements AutoCloseable
             CountersFileDescriptor.DEFAULT_MAX_COUNTERS, CountersFileDescriptor.DEFAULT_ERROR_LOG_LENGTH,
             SystemEpochClock.INSTANCE, settings.keepRuns());
         this.err = err;
+        this.startWarnings = new StartWarnings(err);
         try
         {
             guard = pinner.placesOtherThreads() && ThreadPinning.isAvailable() ?
@@ -180,7 +182,8 @@ public final class Gateway implements AutoCloseable
                     latency("ingress_to_journal", hlogDir, startMillis, latencies), clock));
             }
 
-            final EgressTransport transport = track(EgressTransports.open(config.egress()));
+            final EgressTransport transport = track(EgressTransports.open(config.egress(),
+                counters.newCounter("egress.hugepage_fallbacks", CounterType.TOTAL), startWarnings));
             final TickArchive archive = journal == null ? new TickArchive(1 << 20) : null;
             final TickReplay[] replay = new TickReplay[1];
             final PublisherContext publisherContext = new PublisherContext()
@@ -289,6 +292,7 @@ public final class Gateway implements AutoCloseable
                 new IllegalStateException(Causes.reason(problem), problem);
         }
         errorHandler.started();
+        startWarnings.started();
         keepSpinningCpus();
     }
 

@@ -15,6 +15,7 @@ import io.mdgate.egress.consumer.DeliveryPath;
 import io.mdgate.egress.consumer.EgressConsumer;
 import io.mdgate.egress.publisher.EgressPublisher;
 import io.mdgate.egress.publisher.PublisherContext;
+import io.mdgate.egress.transport.shm.HugepageMode;
 import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmTransport;
 import org.agrona.DirectBuffer;
@@ -37,7 +38,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>
  * Arguments: {@code [--ticks 1000000]} (per round, at most the shared log's 1,048,576 slots),
  * {@code [--batch TICKS]} (written then read in batches of this many, default all of a round's ticks at once),
- * {@code [--rounds 10]}, {@code [--latency on|off]} (the shm consumer's own latency histogram, default on).
+ * {@code [--rounds 10]}, {@code [--latency on|off]} (the shm consumer's own latency histogram, default on),
+ * {@code [--hugepages DIR]} (measure the shm consumer a second time, in the same run, with the publisher's files on
+ * the hugetlbfs mount DIR, and print the ratio of the two).
  * <p>
  * Threading: the main thread does everything while measuring; a helper thread runs the shm publisher only while the
  * consumer connects.
@@ -67,6 +70,7 @@ public final class ConsumerCost
         int batch = 0;
         int rounds = 10;
         boolean latency = true;
+        Path hugepages = null;
         for (int i = 0; i < args.length; i++)
         {
             switch (args[i])
@@ -83,9 +87,12 @@ public final class ConsumerCost
                 case "--latency":
                     latency = "on".equals(args[++i]);
                     break;
+                case "--hugepages":
+                    hugepages = Path.of(args[++i]);
+                    break;
                 default:
                     System.err.println("unknown argument " + args[i] + ": use --ticks N --batch N --rounds N " +
-                        "--latency on|off");
+                        "--latency on|off --hugepages DIR");
                     System.exit(2);
             }
         }
@@ -98,8 +105,16 @@ public final class ConsumerCost
         final ConsumerCost cost = new ConsumerCost(ticks, batch == 0 ? ticks : Math.min(batch, ticks));
         System.out.printf(Locale.ROOT, "ticks %d per round, batch %d, rounds %d, shm latency histogram %s%n", ticks,
             cost.batch, rounds, latency ? "on" : "off");
-        final double[] shm = cost.shm(rounds, latency);
+        final double[] shm = cost.shm(rounds, latency, null);
         System.out.printf(Locale.ROOT, "shm egress consumer: best %.2f ns/tick, median %.2f%n", shm[0], shm[1]);
+        if (null != hugepages)
+        {
+            final double[] huge = cost.shm(rounds, latency, hugepages);
+            System.out.printf(Locale.ROOT, "shm egress consumer on 2 MiB pages (%s): best %.2f ns/tick, median %.2f%n",
+                hugepages, huge[0], huge[1]);
+            System.out.printf(Locale.ROOT, "2 MiB / 4 KiB pages cost: best %.2f, median %.2f%n", huge[0] / shm[0],
+                huge[1] / shm[1]);
+        }
         final double[] aeron = cost.aeron(rounds);
         System.out.printf(Locale.ROOT, "aeron ipc subscription: best %.2f ns/tick, median %.2f%n", aeron[0],
             aeron[1]);
@@ -110,10 +125,15 @@ public final class ConsumerCost
         }
     }
 
-    private double[] shm(final int rounds, final boolean latency) throws InterruptedException
+    private double[] shm(final int rounds, final boolean latency, final Path hugepages) throws InterruptedException
     {
         final String instance = "mdgc-" + ProcessHandle.current().pid();
-        final ShmTransport transport = new ShmTransport(new ShmContext().instance(instance));
+        final ShmContext shm = new ShmContext().instance(instance);
+        if (null != hugepages)
+        {
+            shm.hugepages(HugepageMode.REQUIRED).hugepageDirectory(hugepages);
+        }
+        final ShmTransport transport = new ShmTransport(shm);
         final PublisherContext context = new PublisherContext().transport(transport)
             .recoverySource(new TickArchive(1 << 16)).maxConsumers(1).maxRingSlots(1 << 12).maxInstruments(1024)
             .batchBudgetNanos(0).epochClock(clock).eventLog(message -> { }).sharedLogSlots(LOG_SLOTS)

@@ -88,6 +88,11 @@ public final class ConfigWriter
         key(toml, "instance", config.egress().instance());
         key(toml, "shm_group", config.egress().shmGroup());
         number(toml, "mtu", config.egress().mtu());
+        key(toml, "hugepages", config.egress().hugepages().name().toLowerCase(java.util.Locale.ROOT));
+        if (null != config.egress().hugepageDir())
+        {
+            key(toml, "hugepage_dir", config.egress().hugepageDir().toString());
+        }
         key(toml, "rdma_device", config.egress().rdmaDevice());
         key(toml, "rdma_address", config.egress().rdmaAddress());
         for (final Consumer consumer : config.egress().consumers())

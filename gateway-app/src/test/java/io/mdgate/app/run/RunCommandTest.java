@@ -83,6 +83,26 @@ class RunCommandTest
         assertTrue(err.toString().contains("rdma link add"), "says how to get Soft-RoCE: " + err);
     }
 
+    /** Hugepages required where there are none: refused before anything runs, the reason on stderr's first line. */
+    @Test
+    void shouldRefuseToStartWhenHugepagesAreRequiredAndTheDirectoryIsNoHugetlbfs() throws Exception
+    {
+        Files.createDirectories(dir.resolve("shm"));
+        final Path plain = Files.createDirectories(dir.resolve("not-huge"));
+        final Path config = dir.resolve("huge.toml");
+        Files.writeString(config, LoopbackGatewayConfig.toml(dir, "huge-" + ProcessHandle.current().pid(),
+            "239.255.9.1:5000", "239.255.9.2:5000", 5001, LoopbackGatewayConfig.oneCore())
+            .replace("transport = \"shm\"", "transport = \"shm\"\nhugepages = \"required\"\nhugepage_dir = \"" +
+                plain + "\""));
+        final int exit = new CommandLine(new RunCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+            .execute("--config", config.toString(), "--no-pin");
+        assertEquals(RunCommand.EXIT_FAILED, exit, err.toString());
+        final String first = err.toString().lines().findFirst().orElse("");
+        assertTrue(first.startsWith("mdgate run: could not start: [egress]: hugepages = \"required\" but " + plain +
+            " is not on a hugetlbfs mount of 2 MiB pages"), err.toString());
+        assertTrue(first.contains("deploy/tune-host.sh --hugepages N --apply"), err.toString());
+    }
+
     /**
      * A port on an interface that does not exist fails on its core, inside the agent framework's wrapper: the first
      * line on stderr must still be the reason and what would be right, not the wrapper.

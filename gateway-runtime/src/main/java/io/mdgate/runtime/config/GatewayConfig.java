@@ -1,5 +1,6 @@
 package io.mdgate.runtime.config;
 
+import io.mdgate.egress.transport.shm.HugepageMode;
 import io.mdgate.journal.JournalRollCycle;
 
 import java.net.Inet4Address;
@@ -324,6 +325,9 @@ public record GatewayConfig(
      *                       ({@code snapshot_ticks}).
      * @param snapshotRecordsPerCycle snapshot work per egress duty cycle, across consumers
      *                       ({@code snapshot_records_per_cycle}).
+     * @param hugepages      shm: {@code auto}, {@code off} or {@code required} ({@code hugepages}).
+     * @param hugepageDir    shm: the hugetlbfs directory for the files ({@code hugepage_dir}); null for the first
+     *                       2 MiB hugetlbfs mount.
      */
     public record Egress(
         Transport transport,
@@ -336,7 +340,9 @@ public record GatewayConfig(
         List<Consumer> consumers,
         boolean orderSnapshots,
         int snapshotTicks,
-        int snapshotRecordsPerCycle)
+        int snapshotRecordsPerCycle,
+        HugepageMode hugepages,
+        Path hugepageDir)
     {
         public Egress
         {
@@ -346,6 +352,7 @@ public record GatewayConfig(
             Objects.requireNonNull(shmGroup, "shmGroup");
             Objects.requireNonNull(rdmaDevice, "rdmaDevice");
             Objects.requireNonNull(rdmaAddress, "rdmaAddress");
+            Objects.requireNonNull(hugepages, "hugepages");
             consumers = List.copyOf(consumers);
         }
     }

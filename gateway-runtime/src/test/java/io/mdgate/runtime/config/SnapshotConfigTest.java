@@ -1,10 +1,12 @@
 package io.mdgate.runtime.config;
 
 import io.mdgate.egress.publisher.PublisherContext;
+import io.mdgate.egress.transport.shm.HugepageMode;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,5 +50,26 @@ class SnapshotConfigTest
 
         final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.parse(toml));
         assertTrue(ex.getMessage().contains("egress.snapshot_records_per_cycle"), ex.getMessage());
+    }
+
+    @Test
+    void shouldAskForHugepagesWhenTheHostHasThemByDefaultAndReadTheSetting()
+    {
+        assertEquals(HugepageMode.AUTO, ConfigLoader.parse(ConfigLoaderTest.MINIMAL).egress().hugepages());
+        assertNull(ConfigLoader.parse(ConfigLoaderTest.MINIMAL).egress().hugepageDir());
+        final GatewayConfig.Egress egress = ConfigLoader.parse(ConfigLoaderTest.MINIMAL +
+            "\n[egress]\nhugepages = \"required\"\nhugepage_dir = \"/dev/hugepages\"\n").egress();
+        assertEquals(HugepageMode.REQUIRED, egress.hugepages());
+        assertEquals(java.nio.file.Path.of("/dev/hugepages"), egress.hugepageDir());
+    }
+
+    @Test
+    void shouldRefuseAHugepageModeItDoesNotKnow()
+    {
+        final String toml = ConfigLoaderTest.MINIMAL + "\n[egress]\nhugepages = \"always\"\n";
+
+        final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.parse(toml));
+        assertTrue(ex.getMessage().contains("egress.hugepages") && ex.getMessage().contains("\"required\""),
+            ex.getMessage());
     }
 }

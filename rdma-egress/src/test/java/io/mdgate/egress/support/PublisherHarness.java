@@ -111,6 +111,11 @@ public final class PublisherHarness implements AutoCloseable
         return publisher;
     }
 
+    public ShmTransport transport()
+    {
+        return transport;
+    }
+
     public ShmContext shm()
     {
         return shm;

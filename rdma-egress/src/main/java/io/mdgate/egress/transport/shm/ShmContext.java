@@ -1,5 +1,8 @@
 package io.mdgate.egress.transport.shm;
 
+import io.mdgate.egress.EventLog;
+import org.agrona.concurrent.status.AtomicCounter;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -11,8 +14,12 @@ import java.util.concurrent.TimeUnit;
  * <table>
  *   <caption>Settings</caption>
  *   <tr><th>setting</th><th>default</th><th>what it is</th></tr>
- *   <tr><td>directory</td><td>/dev/shm</td><td>where the files and the control socket live (a tmpfs, or a
- *       hugetlbfs mount for hugepage-backed regions)</td></tr>
+ *   <tr><td>directory</td><td>/dev/shm</td><td>where the files and the control socket live (a tmpfs)</td></tr>
+ *   <tr><td>hugepages</td><td>OFF</td><td>whether files go on a hugetlbfs mount of 2 MiB pages: AUTO when there is
+ *       one with free pages (else regular pages, counted and warned), REQUIRED or refuse to start, OFF</td></tr>
+ *   <tr><td>hugepageDirectory</td><td>the first 2 MiB hugetlbfs mount</td><td>where hugepage files go</td></tr>
+ *   <tr><td>hugepageFallbackCounter</td><td>none</td><td>counts files put on regular pages despite AUTO</td></tr>
+ *   <tr><td>eventLog</td><td>standard error</td><td>where the fallback's warning goes</td></tr>
  *   <tr><td>instance</td><td>mdgate</td><td>prefix of every file; one per publisher on a host</td></tr>
  *   <tr><td>group</td><td>none</td><td>group given read-write access to the files (others never have any)</td></tr>
  *   <tr><td>mtu</td><td>4096</td><td>largest multicast datagram, 128..65536 bytes</td></tr>
@@ -41,6 +48,12 @@ public final class ShmContext
     public static final long DEFAULT_HELLO_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private Path directory = DEFAULT_DIRECTORY;
+    private HugepageMode hugepages = HugepageMode.OFF;
+    private Path hugepageDirectory;
+    private AtomicCounter hugepageFallbackCounter;
+    private EventLog eventLog = EventLog.STDERR;
+    private Path mountsFile = HugetlbfsMounts.PROC_MOUNTS;
+    private Path freePagesFile = HugetlbfsMounts.FREE_PAGES;
     private String instance = DEFAULT_INSTANCE;
     private String group;
     private int mtu = DEFAULT_MTU;
@@ -60,6 +73,10 @@ public final class ShmContext
         {
             throw new IllegalArgumentException("shm directory " + directory + " is not a directory; give an " +
                 "existing tmpfs directory such as /dev/shm");
+        }
+        if (null == hugepages || null == eventLog)
+        {
+            throw new IllegalArgumentException("hugepages and eventLog must be set (AUTO, OFF or REQUIRED; a log)");
         }
         if (null == instance || !instance.matches("[A-Za-z0-9._-]{1,40}"))
         {
@@ -113,6 +130,69 @@ public final class ShmContext
     {
         this.directory = directory;
         return this;
+    }
+
+    public HugepageMode hugepages()
+    {
+        return hugepages;
+    }
+
+    public ShmContext hugepages(final HugepageMode hugepages)
+    {
+        this.hugepages = hugepages;
+        return this;
+    }
+
+    /** @return the hugetlbfs directory configured, or null for the first 2 MiB hugetlbfs mount. */
+    public Path hugepageDirectory()
+    {
+        return hugepageDirectory;
+    }
+
+    public ShmContext hugepageDirectory(final Path hugepageDirectory)
+    {
+        this.hugepageDirectory = hugepageDirectory;
+        return this;
+    }
+
+    /** @return the counter of files put on regular pages although hugepages were asked for, or null. */
+    public AtomicCounter hugepageFallbackCounter()
+    {
+        return hugepageFallbackCounter;
+    }
+
+    public ShmContext hugepageFallbackCounter(final AtomicCounter hugepageFallbackCounter)
+    {
+        this.hugepageFallbackCounter = hugepageFallbackCounter;
+        return this;
+    }
+
+    public EventLog eventLog()
+    {
+        return eventLog;
+    }
+
+    public ShmContext eventLog(final EventLog eventLog)
+    {
+        this.eventLog = eventLog;
+        return this;
+    }
+
+    Path mountsFile()
+    {
+        return mountsFile;
+    }
+
+    /** For tests: the mount table read instead of {@code /proc/mounts}. */
+    ShmContext mountsFile(final Path mountsFile)
+    {
+        this.mountsFile = mountsFile;
+        return this;
+    }
+
+    Path freePagesFile()
+    {
+        return freePagesFile;
     }
 
     public String instance()

@@ -31,15 +31,17 @@ final class ShmMulticastPublication implements MulticastPublication, ShmResource
     private boolean closed;
 
     ShmMulticastPublication(
-        final Path file, final int streamId, final int mtu, final int slotCount, final String group)
+        final ShmPlacement placement, final Path file, final int streamId, final int mtu, final int slotCount,
+        final String group)
     {
-        ShmFiles.delete(file);
-        this.file = file;
+        placement.deleteEverywhere(file);
+        final ShmPlacement.Created created = placement.create(file, fileLength(slotCount, mtu), group);
+        this.file = created.file();
         this.streamId = streamId;
         this.mtu = mtu;
         this.slotMask = slotCount - 1;
         this.slotLength = slotLength(mtu);
-        this.mapped = ShmFiles.createAndMap(file, fileLength(slotCount, mtu), group);
+        this.mapped = created.mapped();
         this.log = new UnsafeBuffer(mapped);
         log.putInt(VERSION_OFFSET, VERSION);
         log.putInt(STREAM_ID_OFFSET, streamId);

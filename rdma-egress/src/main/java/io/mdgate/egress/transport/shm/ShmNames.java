@@ -5,7 +5,8 @@ import java.nio.file.Path;
 /**
  * Where an {@code shm} instance keeps its files: {@code <directory>/<instance>-control.sock} (control socket),
  * {@code <instance>-stream-<id>} (broadcast logs) and {@code <instance>-region-<address as 16 hex digits>}
- * (registered regions). Immutable.
+ * (registered regions), the last two on a hugetlbfs mount when the publisher put them there (named in
+ * {@code <instance>-hugepages}, see {@link ShmPlacement}). Immutable.
  */
 final class ShmNames
 {
@@ -46,6 +47,12 @@ final class ShmNames
     Path regionFile(final long address)
     {
         return directory.resolve(String.format("%s-region-%016x", instance, address));
+    }
+
+    /** The file the publisher writes when its files are on hugepages, naming the hugetlbfs directory they are in. */
+    Path hugepagePointer()
+    {
+        return directory.resolve(instance + "-hugepages");
     }
 
     /** @return the prefix every file of this instance starts with (for clean-up). */

@@ -23,11 +23,11 @@ final class ShmOrphans
     }
 
     /** @return files removed. */
-    static int remove(final ShmNames names)
+    static int remove(final ShmNames names, final Path directory)
     {
         int removed = 0;
         try (DirectoryStream<Path> files =
-            Files.newDirectoryStream(names.directory(), names.instance() + "-region-*"))
+            Files.newDirectoryStream(directory, names.instance() + "-region-*"))
         {
             for (final Path file : files)
             {

@@ -48,10 +48,14 @@ final class ShmRegion implements MemoryRegion, ShmResource
         return new ShmRegion(RegionAccess.LOCAL, null, null, null, new UnsafeBuffer(memory, 0, length));
     }
 
-    static ShmRegion shared(final Path file, final long address, final int key, final int length, final String group)
+    static ShmRegion shared(
+        final ShmPlacement placement, final Path name, final long address, final int key, final int length,
+        final String group)
     {
-        final MappedByteBuffer mapped = ShmFiles.createAndMap(
-            file, (long)ShmRegionDescriptor.HEADER_LENGTH + align(length), group);
+        final ShmPlacement.Created created = placement.create(
+            name, (long)ShmRegionDescriptor.HEADER_LENGTH + align(length), group);
+        final Path file = created.file();
+        final MappedByteBuffer mapped = created.mapped();
         final UnsafeBuffer header = new UnsafeBuffer(mapped, 0, ShmRegionDescriptor.HEADER_LENGTH);
         header.putLong(ShmRegionDescriptor.ADDRESS_OFFSET, address);
         header.putInt(ShmRegionDescriptor.KEY_OFFSET, key);

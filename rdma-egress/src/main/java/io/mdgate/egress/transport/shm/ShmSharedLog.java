@@ -29,10 +29,11 @@ final class ShmSharedLog implements SharedLog, ShmResource
         this.buffer = new UnsafeBuffer(mapped);
     }
 
-    static ShmSharedLog create(final Path file, final int length, final String group)
+    static ShmSharedLog create(final ShmPlacement placement, final Path file, final int length, final String group)
     {
-        ShmFiles.delete(file);
-        return new ShmSharedLog(file, true, ShmFiles.createAndMap(file, length, group));
+        placement.deleteEverywhere(file);
+        final ShmPlacement.Created created = placement.create(file, length, group);
+        return new ShmSharedLog(created.file(), true, created.mapped());
     }
 
     static ShmSharedLog open(final Path file)

@@ -13,6 +13,7 @@ import io.mdgate.egress.transport.TransportException;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.file.Path;
 import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ public final class ShmTransport implements EgressTransport
 {
     private final ShmContext context;
     private final ShmNames names;
+    private final ShmPlacement placement;
     private final SecureRandom random = new SecureRandom();
     private final List<ShmResource> opened = new ArrayList<>();
     private boolean orphansRemoved;
@@ -44,11 +46,24 @@ public final class ShmTransport implements EgressTransport
     {
         this.context = context.conclude();
         this.names = new ShmNames(context.directory(), context.instance());
+        this.placement = ShmPlacement.of(names, context);
     }
 
     public ShmContext context()
     {
         return context;
+    }
+
+    /** @return the hugetlbfs directory this transport creates its files in, or null when on regular pages. */
+    public Path hugepageDirectory()
+    {
+        return placement.hugeDirectory();
+    }
+
+    /** @return times a file went on regular pages although hugepages were asked for (0 when they were not). */
+    public long hugepageFallbacks()
+    {
+        return placement.fallbacks();
     }
 
     @Override
@@ -80,11 +95,15 @@ public final class ShmTransport implements EgressTransport
             if (!orphansRemoved)
             {
                 orphansRemoved = true;
-                ShmOrphans.remove(names);
+                ShmOrphans.remove(names, names.directory());
+                if (null != placement.hugeDirectory())
+                {
+                    ShmOrphans.remove(names, placement.hugeDirectory());
+                }
             }
             final long address = random.nextLong() & Long.MAX_VALUE;
             final int key = random.nextInt() | 1;
-            region = ShmRegion.shared(names.regionFile(address), address, key, length, context.group());
+            region = ShmRegion.shared(placement, names.regionFile(address), address, key, length, context.group());
         }
         track(region);
         return region;
@@ -94,31 +113,31 @@ public final class ShmTransport implements EgressTransport
     public MulticastPublication addPublication(final int streamId)
     {
         return track(new ShmMulticastPublication(
-            names.streamFile(streamId), streamId, context.mtu(), context.streamSlots(), context.group()));
+            placement, names.streamFile(streamId), streamId, context.mtu(), context.streamSlots(), context.group()));
     }
 
     @Override
     public MulticastSubscription addSubscription(final int streamId)
     {
-        return track(new ShmMulticastSubscription(names.streamFile(streamId), streamId));
+        return track(new ShmMulticastSubscription(placement.find(names.streamFile(streamId)), streamId));
     }
 
     @Override
     public SharedLog createSharedLog(final int streamId, final int length)
     {
-        return track(ShmSharedLog.create(names.sharedLogFile(streamId), length, context.group()));
+        return track(ShmSharedLog.create(placement, names.sharedLogFile(streamId), length, context.group()));
     }
 
     @Override
     public SharedLog openSharedLog(final int streamId)
     {
-        return track(ShmSharedLog.open(names.sharedLogFile(streamId)));
+        return track(ShmSharedLog.open(placement.find(names.sharedLogFile(streamId))));
     }
 
     @Override
     public ControlServer bindControl()
     {
-        return track(new UnixControlServer(names, context));
+        return track(new UnixControlServer(placement, context));
     }
 
     @Override
@@ -135,7 +154,7 @@ public final class ShmTransport implements EgressTransport
                 channel = SocketChannel.open(StandardProtocolFamily.UNIX);
                 channel.connect(address);
                 return track(UnixControlChannel.connected(
-                    channel, names, context.controlMessageLength(), context.controlQueueLength()));
+                    channel, placement, context.controlMessageLength(), context.controlQueueLength()));
             }
             catch (final IOException ex)
             {

@@ -35,6 +35,7 @@ final class UnixControlChannel implements ControlChannel, ShmResource
 
     private final SocketChannel channel;
     private final ShmNames names;
+    private final ShmPlacement placement;
     private final int maxMessageLength;
     private final ControlQueuePool pool;
     private final UnsafeBuffer inView;
@@ -44,11 +45,12 @@ final class UnixControlChannel implements ControlChannel, ShmResource
     private ControlQueuePool.Queues lent;
     private boolean connected = true;
 
-    private UnixControlChannel(final SocketChannel channel, final ShmNames names, final int maxMessageLength,
+    private UnixControlChannel(final SocketChannel channel, final ShmPlacement placement, final int maxMessageLength,
         final ByteBuffer in, final ByteBuffer out, final ControlQueuePool pool)
     {
         this.channel = channel;
-        this.names = names;
+        this.placement = placement;
+        this.names = placement.names();
         this.maxMessageLength = maxMessageLength;
         this.in = in;
         this.out = out;
@@ -58,11 +60,11 @@ final class UnixControlChannel implements ControlChannel, ShmResource
     }
 
     /** A consumer's connection to the publisher, with full-size queues. */
-    static UnixControlChannel connected(final SocketChannel channel, final ShmNames names,
+    static UnixControlChannel connected(final SocketChannel channel, final ShmPlacement placement,
         final int maxMessageLength, final int queueLength) throws IOException
     {
         channel.configureBlocking(false);
-        return new UnixControlChannel(channel, names, maxMessageLength,
+        return new UnixControlChannel(channel, placement, maxMessageLength,
             ByteBuffer.allocateDirect(queueLength).order(ByteOrder.LITTLE_ENDIAN),
             ByteBuffer.allocateDirect(queueLength).order(ByteOrder.LITTLE_ENDIAN), null);
     }
@@ -71,10 +73,10 @@ final class UnixControlChannel implements ControlChannel, ShmResource
      * A connection the publisher's server screened: non-blocking already, {@code received} holds what arrived (at
      * least its first message) in a little-endian buffer of one frame, in write mode.
      */
-    static UnixControlChannel screened(final SocketChannel channel, final ShmNames names,
+    static UnixControlChannel screened(final SocketChannel channel, final ShmPlacement placement,
         final int maxMessageLength, final ByteBuffer received, final ControlQueuePool pool)
     {
-        return new UnixControlChannel(channel, names, maxMessageLength, received,
+        return new UnixControlChannel(channel, placement, maxMessageLength, received,
             ByteBuffer.allocate(FRAME_HEADER_LENGTH + maxMessageLength).order(ByteOrder.LITTLE_ENDIAN), pool);
     }
 
@@ -235,7 +237,7 @@ final class UnixControlChannel implements ControlChannel, ShmResource
     @Override
     public RemoteRegion openRemoteRegion(final RemoteKey key)
     {
-        return ShmRemoteRegion.open(names.regionFile(key.address()), key);
+        return ShmRemoteRegion.open(placement.find(names.regionFile(key.address())), key);
     }
 
     @Override

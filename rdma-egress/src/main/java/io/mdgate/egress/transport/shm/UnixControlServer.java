@@ -45,7 +45,7 @@ final class UnixControlServer implements ControlServer, ShmResource
     private final ServerSocketChannel server;
     private final Selector selector;
     private final Path socket;
-    private final ShmNames names;
+    private final ShmPlacement placement;
     private final int maxMessageLength;
     private final int maxPending;
     private final long helloTimeoutNanos;
@@ -73,15 +73,16 @@ final class UnixControlServer implements ControlServer, ShmResource
         }
     }
 
-    UnixControlServer(final ShmNames names, final ShmContext context)
+    UnixControlServer(final ShmPlacement placement, final ShmContext context)
     {
-        this.names = names;
-        this.socket = names.controlSocket();
+        this.placement = placement;
+        this.socket = placement.names().controlSocket();
         this.maxMessageLength = context.controlMessageLength();
         this.maxPending = context.maxPendingConnections();
         this.helloTimeoutNanos = context.helloTimeoutNanos();
         this.pool = new ControlQueuePool(context.controlQueueLength());
         removeStale(socket);
+        placement.announce(context.group());
         ServerSocketChannel opened = null;
         try
         {
@@ -213,7 +214,7 @@ final class UnixControlServer implements ControlServer, ShmResource
         else if (received.position() >= UnixControlChannel.FRAME_HEADER_LENGTH + length)
         {
             key.cancel();
-            ready.add(UnixControlChannel.screened(pending.channel, names, maxMessageLength, received, pool));
+            ready.add(UnixControlChannel.screened(pending.channel, placement, maxMessageLength, received, pool));
         }
     }
 
@@ -339,6 +340,7 @@ final class UnixControlServer implements ControlServer, ShmResource
         closeQuietly(server);
         selector.wakeup();
         ShmFiles.delete(socket);
+        placement.withdraw();
         try
         {
             screener.join(1000);
