@@ -19,7 +19,7 @@ import java.time.LocalDate;
  * publishes depth, numbered from gateway sequence 1, held in memory for publishing and for computing what a view
  * takes.
  */
-final class SnapshotDay
+public final class SnapshotDay
 {
     /** Enough instruments that a snapshot built a few parts a duty cycle spans many cycles. */
     static final int INSTRUMENTS = 24;
@@ -87,7 +87,7 @@ final class SnapshotDay
     }
 
     /** Instruments a consumer subscribes to, one by one. */
-    enum Subset
+    public enum Subset
     {
         /** 1..INSTRUMENTS. */
         EVERY,
