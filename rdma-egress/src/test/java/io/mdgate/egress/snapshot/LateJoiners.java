@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Test support: late joiners of a {@link SnapshotDay} over whatever transport a {@link PublisherBed} runs, and the
  * checks every late-join test makes. A consumer subscribed from sequence 1 builds the books from everything (the
  * reference); late consumers join at seeded random points, ask for a snapshot and build theirs from it and the live
- * ticks after it; their books must equal the reference's at checkpoints and at the end, and they must get every
+ * ticks after it (the day goes on during each snapshot, at most a tenth of it); their books must equal the reference's at checkpoints and at the end, and they must get every
  * sequence after the snapshot that their view takes exactly once, in order. The test thread polls the consumers; the
  * day is published from a thread of its own.
  */
@@ -36,6 +36,13 @@ public final class LateJoiners
      * day goes on being published.
      */
     public static final int SMALL_BUDGET = 8;
+
+    /**
+     * While a late joiner's snapshot is under way the day goes on for a tenth of its ticks at most, then waits for
+     * it: live ticks flow during every snapshot, and every snapshot ends early enough to leave checkpoints after it
+     * (the last join is before 80% of the day, the last checkpoint at 92%), however slowly the transport carries it.
+     */
+    private static final int SNAPSHOT_SPAN_DIVISOR = 10;
 
     private final PublisherBed bed;
     private final List<AutoCloseable> closeables;
@@ -87,6 +94,7 @@ public final class LateJoiners
         final Thread publisher = publishing(day, 64);
         publisher.start();
         final long deadline = System.nanoTime() + timeoutNanos;
+        final long[] endedAt = new long[joins.length];
         int joined = 0;
         while (joined < joins.length || !allDelivered(day, view, subset, fullConsumer, lateConsumers, last))
         {
@@ -96,13 +104,22 @@ public final class LateJoiners
                 lateConsumers[joined] = consumer("late" + joined, path, view, subset);
                 lateConsumers[joined].requestSnapshot();
                 joined++;
-                allowedUpTo.set(joined < joins.length ? joins[joined] : last);
             }
             fullConsumer.poll(full, 512);
+            long allowed = joined < joins.length ? joins[joined] : last;
             for (int i = 0; i < joined; i++)
             {
                 lateConsumers[i].poll(late[i], 512);
+                if (lateConsumers[i].isSnapshotPending())
+                {
+                    allowed = Math.min(allowed, joins[i] + last / SNAPSHOT_SPAN_DIVISOR);
+                }
+                else if (endedAt[i] == 0)
+                {
+                    endedAt[i] = bed.publisher().lastPublishedSequence();
+                }
             }
+            allowedUpTo.set(allowed);
             if (System.nanoTime() > deadline)
             {
                 fail("seed " + seed + ": the day of " + last + " ticks did not reach every consumer in time: " +
@@ -110,6 +127,12 @@ public final class LateJoiners
             }
         }
         join(publisher);
+        for (int i = 0; i < joins.length; i++)
+        {
+            System.out.println("late joiners: seed " + seed + ", late" + i + " joined at " + joins[i] + ", snapshot " +
+                "from " + lateConsumers[i].snapshotSequence() + " to " + late[i].snapshotSequence + ", ended with " +
+                endedAt[i] + " published (held at " + (joins[i] + last / SNAPSHOT_SPAN_DIVISOR) + " at most)");
+        }
         assertLateJoinersHaveTheFullBooks(day, view, path, subset, joins, checkpoints, full, late, lateConsumers);
     }
 
