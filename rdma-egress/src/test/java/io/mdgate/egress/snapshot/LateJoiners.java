@@ -24,10 +24,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Test support: late joiners of a {@link SnapshotDay} over whatever transport a {@link PublisherBed} runs, and the
  * checks every late-join test makes. A consumer subscribed from sequence 1 builds the books from everything (the
- * reference); late consumers join at seeded random points, ask for a snapshot and build theirs from it and the live
- * ticks after it (the day goes on during each snapshot, at most a tenth of it); their books must equal the reference's at checkpoints and at the end, and they must get every
- * sequence after the snapshot that their view takes exactly once, in order. The test thread polls the consumers; the
- * day is published from a thread of its own.
+ * reference); late consumers join at seeded random points (message ends), ask for a snapshot and build theirs from
+ * it and the live ticks after it (the day goes on during each snapshot, at most a tenth of it); their books must
+ * equal the reference's at checkpoints and at the end, and they must get every sequence after the snapshot that
+ * their view takes exactly once, in order. The test thread polls the consumers; the day is published from a thread
+ * of its own.
  */
 public final class LateJoiners
 {
@@ -80,8 +81,9 @@ public final class LateJoiners
         final SnapshotDay day = new SnapshotDay(seed, messages);
         final int last = day.count();
         final Random random = new Random(seed);
-        final long[] joins = { last / 10 + random.nextInt(last / 5), last * 2 / 5 + random.nextInt(last / 5),
-            last * 7 / 10 + random.nextInt(last / 10) };
+        final long[] joins = { day.messageEnd(last / 10 + random.nextInt(last / 5)),
+            day.messageEnd(last * 2 / 5 + random.nextInt(last / 5)), day.messageEnd(last * 7 / 10 +
+            random.nextInt(last / 10)) };
         System.out.println("late joiners: view " + view + ", path " + path + ", instruments " + subset + ", seed " +
             seed + ", " + last + " ticks, joins at " + Arrays.toString(joins));
         final long[] checkpoints = checkpoints(last, 12);
@@ -112,7 +114,7 @@ public final class LateJoiners
                 lateConsumers[i].poll(late[i], 512);
                 if (lateConsumers[i].isSnapshotPending())
                 {
-                    allowed = Math.min(allowed, joins[i] + last / SNAPSHOT_SPAN_DIVISOR);
+                    allowed = Math.min(allowed, day.messageEnd(joins[i] + last / SNAPSHOT_SPAN_DIVISOR));
                 }
                 else if (endedAt[i] == 0)
                 {
@@ -131,7 +133,12 @@ public final class LateJoiners
         {
             System.out.println("late joiners: seed " + seed + ", late" + i + " joined at " + joins[i] + ", snapshot " +
                 "from " + lateConsumers[i].snapshotSequence() + " to " + late[i].snapshotSequence + ", ended with " +
-                endedAt[i] + " published (held at " + (joins[i] + last / SNAPSHOT_SPAN_DIVISOR) + " at most)");
+                endedAt[i] + " published (held at " + day.messageEnd(joins[i] + last / SNAPSHOT_SPAN_DIVISOR) +
+                " at most); laps " +
+                lateConsumers[i].counters().laps() + ", gaps " + lateConsumers[i].counters().gaps() + ", recovered " +
+                lateConsumers[i].counters().recoveredDelivered() + ", duplicates " +
+                lateConsumers[i].counters().duplicates() + ", skipped as in the snapshot " +
+                lateConsumers[i].counters().snapshotSkipped());
         }
         assertLateJoinersHaveTheFullBooks(day, view, path, subset, joins, checkpoints, full, late, lateConsumers);
     }
@@ -144,6 +151,7 @@ public final class LateJoiners
         final String whole = full.describe(view, subset);
         for (int i = 0; i < joins.length; i++)
         {
+            final int j = i;
             final BookModel model = late[i];
             final String who = "late consumer " + i + " joined at " + joins[i] + ", snapshot from " +
                 lateConsumers[i].snapshotSequence() + " to " + model.snapshotSequence;
@@ -153,7 +161,8 @@ public final class LateJoiners
             assertEquals(whole, model.describe(view, subset), who + ": the books at the end");
             if ((view.mask() & SubscriptionView.ORDER) != 0)
             {
-                assertEquals(0, model.restore.topOfBookMismatches(), who + ": every top of book agrees with the books");
+                assertEquals(0, model.restore.topOfBookMismatches(), () -> who + ": every top of book agrees with " +
+                    "the books; exactly-once: " + exactlyOnce(day, view, subset, model, lateConsumers[j], last));
             }
             int compared = 0;
             for (int c = 0; c < checkpoints.length; c++)
@@ -237,6 +246,21 @@ public final class LateJoiners
             }
         }
         assertEquals(at, model.live.size(), who + ": nothing but the sequences after the snapshot its view takes");
+    }
+
+    /** @return "yes", or the first break of exactly-once delivery after the snapshot, for a failure's message. */
+    private static String exactlyOnce(final SnapshotDay day, final SubscriptionView view,
+        final SnapshotDay.Subset subset, final BookModel model, final EgressConsumer consumer, final int last)
+    {
+        try
+        {
+            assertExactlyOnceAfter(day, view, subset, model, consumer, last, "");
+            return "yes";
+        }
+        catch (final AssertionError ex)
+        {
+            return ex.getMessage();
+        }
     }
 
     static long[] checkpoints(final int last, final int count)
