@@ -1,12 +1,6 @@
 package io.mdgate.egress;
 
-import io.mdgate.core.book.BookApplier;
-import io.mdgate.core.book.BookContext;
-import io.mdgate.core.book.DepthDiff;
-import io.mdgate.core.book.OrderBooks;
-import io.mdgate.core.book.SeededOrderFlow;
 import io.mdgate.core.depth.DepthBook;
-import io.mdgate.core.itch.ItchMessageDecoder;
 import io.mdgate.egress.consumer.ConsumerContext;
 import io.mdgate.egress.consumer.EgressConsumer;
 import io.mdgate.core.tick.sbe.Side;
@@ -17,6 +11,8 @@ import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.protocol.TopOfBookReader;
 import io.mdgate.egress.support.Await;
+import io.mdgate.egress.support.DepthCheckpoints;
+import io.mdgate.egress.support.DepthFlow;
 import io.mdgate.egress.support.PublisherHarness;
 import io.mdgate.egress.support.Ticks;
 import io.mdgate.egress.transport.shm.ShmInstance;
@@ -49,10 +45,7 @@ class DepthTableTest
     private static final int PUBLISHER_DEPTH = 5;
 
     private final List<AutoCloseable> closeables = new ArrayList<>();
-    private final DepthBook[] reference = new DepthBook[INSTRUMENTS + 1];
-    private final long[] lastChange = new long[INSTRUMENTS + 1];
     private PublisherHarness harness;
-    private long sequence;
 
     @AfterEach
     void tearDown() throws Exception
@@ -97,63 +90,6 @@ class DepthTableTest
         });
     }
 
-    /** Publishes the LEVEL ticks of {@code messages} messages of a seeded flow, and a system event after them. */
-    private long publishFlow(final long seed, final int messages)
-    {
-        final SeededOrderFlow flow = new SeededOrderFlow(seed, INSTRUMENTS, 900);
-        final OrderBooks books = new OrderBooks(new BookContext().maxOrders(2048).maxLevels(2048).maxInstruments(16));
-        final DepthDiff diff = new DepthDiff(PUBLISHER_DEPTH, INSTRUMENTS + 1);
-        final ItchMessageDecoder decoder = new ItchMessageDecoder();
-        final BookApplier applier = new BookApplier(books);
-        final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
-        final UnsafeBuffer tick = new UnsafeBuffer(new byte[64]);
-        for (int i = 1; i <= INSTRUMENTS; i++)
-        {
-            reference[i] = new DepthBook(PUBLISHER_DEPTH);
-        }
-        for (int m = 0; m < messages; m++)
-        {
-            decoder.decode(message, 0, flow.next(message, 0), applier);
-            for (int instrument = 1; instrument <= INSTRUMENTS; instrument++)
-            {
-                for (final DepthDiff.Level level : diff.diff(books, instrument))
-                {
-                    level.encode(tick, 0, ++sequence);
-                    if (reference[instrument].apply(tick, 0) == DepthBook.CHANGED)
-                    {
-                        lastChange[instrument] = sequence;
-                    }
-                    harness.publish(tick);
-                }
-            }
-        }
-        harness.publish(Ticks.systemEvent(++sequence, 'Q'));
-        return sequence;
-    }
-
-    private void assertTableHoldsTheReference(final EgressConsumer consumer, final int levels)
-    {
-        final DepthBook view = new DepthBook();
-        for (int instrument = 1; instrument <= INSTRUMENTS; instrument++)
-        {
-            assertEquals(TopOfBookReader.READ, consumer.depth(instrument, view), "instrument " + instrument);
-            assertEquals(levels, view.depth());
-            assertEquals(lastChange[instrument], consumer.depthSequence(), "the last change's sequence");
-            for (int side = DepthBook.BID; side <= DepthBook.ASK; side++)
-            {
-                final String where = "instrument " + instrument + " side " + side + ": " + view + " vs " +
-                    reference[instrument];
-                assertEquals(Math.min(levels, reference[instrument].levels(side)), view.levels(side), where);
-                for (int i = 0; i < view.levels(side); i++)
-                {
-                    assertEquals(reference[instrument].price(side, i), view.price(side, i), where);
-                    assertEquals(reference[instrument].quantity(side, i), view.quantity(side, i), where);
-                    assertEquals(reference[instrument].orders(side, i), view.orders(side, i), where);
-                }
-            }
-        }
-    }
-
     @Test
     void shouldKeepEachConsumersDepthTableAtTheTopLevelsOfTheLevelTicks()
     {
@@ -178,12 +114,16 @@ class DepthTableTest
         assertEquals(3, shallow.depthLevels());
         assertEquals(0, none.depthLevels());
 
-        final long last = publishFlow(11, 6_000);
+        final DepthFlow flow = new DepthFlow(harness, 11, INSTRUMENTS, PUBLISHER_DEPTH, 900);
+        flow.publish(6_000);
+        long sequence = flow.nextSequence();
+        harness.publish(Ticks.systemEvent(sequence, 'Q'));
+        final long last = sequence;
         drainTo(deep, last);
         drainTo(shallow, last);
 
-        assertTableHoldsTheReference(deep, 5);
-        assertTableHoldsTheReference(shallow, 3);
+        flow.assertTableHoldsTheReference(deep, 5, "deep");
+        flow.assertTableHoldsTheReference(shallow, 3, "shallow");
         final DepthBook view = new DepthBook();
         assertEquals(TopOfBookReader.EMPTY, top.depth(1, view), "a TOP view takes no LEVEL ticks: never written");
         assertEquals(-2, none.depth(1, view), "no depth table");
@@ -196,14 +136,23 @@ class DepthTableTest
             late.subscribe(instrument, SubscriptionView.DEPTH);
         }
         awaitSubscribed(late);
-        assertTableHoldsTheReference(late, 5);
+        flow.assertTableHoldsTheReference(late, 5, "late");
 
-        harness.publish(Ticks.session(++sequence, 2));
-        harness.publish(Ticks.systemEvent(++sequence, 'O'));
+        harness.publish(Ticks.session(flow.nextSequence(), 2));
+        sequence = flow.nextSequence();
+        harness.publish(Ticks.systemEvent(sequence, 'O'));
         drainTo(deep, sequence);
         assertEquals(TopOfBookReader.READ, deep.depth(2, view));
         assertEquals(0, view.levels(DepthBook.BID) + view.levels(DepthBook.ASK), "a new session empties the depth");
         assertEquals(sequence - 1, deep.depthSequence());
+    }
+
+    @Test
+    void shouldHoldTheReferenceLevelsAtEveryCheckpointOfTheDayAndForALateSubscriber()
+    {
+        harness = new PublisherHarness(ShmInstance.context(ShmInstance.unique()), DepthCheckpoints.CONSUMERS,
+            DepthCheckpoints.publisherSettings());
+        new DepthCheckpoints(harness, closeables, 20).run(29, 4_000, 500);
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.mdgate.core.book.SeededOrderFlow;
 import io.mdgate.core.itch.ItchMessageDecoder;
 import io.mdgate.core.tick.ExchangeClock;
 import io.mdgate.core.tick.Normalizer;
+import io.mdgate.core.tick.sbe.TickFlagsEncoder;
 import io.mdgate.egress.protocol.SubscriptionView;
 import io.mdgate.egress.protocol.TickLayout;
 import org.agrona.ExpandableDirectByteBuffer;
@@ -19,11 +20,12 @@ import java.time.LocalDate;
  * publishes depth, numbered from gateway sequence 1, held in memory for publishing and for computing what a view
  * takes.
  */
-final class SnapshotDay
+public final class SnapshotDay
 {
     /** Enough instruments that a snapshot built a few parts a duty cycle spans many cycles. */
     static final int INSTRUMENTS = 24;
     static final int DEPTH = 5;
+    private static final short LAST_IN_MESSAGE = TickFlagsEncoder.lastInMessage((short)0, true);
     static final BookContext BOOKS = new BookContext().maxOrders(8192).maxLevels(8192).maxInstruments(1024)
         .referenceWindow(1 << 16);
 
@@ -79,6 +81,22 @@ final class SnapshotDay
             subset.has(instrument) && view.takes(ticks.getByte(at + TickLayout.EVENT_TYPE_OFFSET));
     }
 
+    /**
+     * @return the first sequence from {@code sequence} on whose tick ends its message (the last tick at most): where
+     *         a publisher held back stops between messages, not inside one (the publisher would then take a snapshot
+     *         part inside it once its bounded wait for the message's end ran out).
+     */
+    long messageEnd(final long sequence)
+    {
+        long end = sequence;
+        while (end < count && (ticks.getShort((int)(end - 1) * TickLayout.LENGTH + TickLayout.FLAGS_OFFSET,
+            ByteOrder.LITTLE_ENDIAN) & LAST_IN_MESSAGE) == 0)
+        {
+            end++;
+        }
+        return end;
+    }
+
     /** @return the instrument of tick {@code sequence}. */
     int instrument(final long sequence)
     {
@@ -87,7 +105,7 @@ final class SnapshotDay
     }
 
     /** Instruments a consumer subscribes to, one by one. */
-    enum Subset
+    public enum Subset
     {
         /** 1..INSTRUMENTS. */
         EVERY,

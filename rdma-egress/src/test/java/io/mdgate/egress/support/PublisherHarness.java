@@ -21,9 +21,9 @@ import java.util.function.Consumer;
  * {@link TickArchive} filled on the publisher's thread as its recovery source. Closing it stops the agent and
  * removes every file of the instance.
  */
-public final class PublisherHarness implements AutoCloseable
+public final class PublisherHarness implements PublisherBed
 {
-    public static final String TOKEN_SUFFIX = "-secret";
+    public static final String TOKEN_SUFFIX = PublisherBed.TOKEN_SUFFIX;
 
     private final ShmContext shm;
     private final ShmTransport transport;
@@ -82,7 +82,7 @@ public final class PublisherHarness implements AutoCloseable
         AgentRunner.startOnThread(runner);
     }
 
-    /** Hands a tick to the publisher's thread, waiting while the queue is full. */
+    @Override
     public void publish(final DirectBuffer tick)
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -96,7 +96,7 @@ public final class PublisherHarness implements AutoCloseable
         }
     }
 
-    /** Waits until the publisher has taken every tick handed over. */
+    @Override
     public void awaitDrained()
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -106,6 +106,7 @@ public final class PublisherHarness implements AutoCloseable
         }
     }
 
+    @Override
     public EgressPublisher publisher()
     {
         return publisher;
@@ -127,7 +128,15 @@ public final class PublisherHarness implements AutoCloseable
         return archive;
     }
 
-    /** @return what the publisher logged. */
+    /** @return a transport on this instance with the instance's control message and queue lengths. */
+    @Override
+    public ShmTransport consumerTransport()
+    {
+        return new ShmTransport(ShmInstance.context(shm.instance()).controlMessageLength(shm.controlMessageLength())
+            .controlQueueLength(shm.controlQueueLength()));
+    }
+
+    @Override
     public List<String> events()
     {
         return events;

@@ -4,6 +4,7 @@ import io.mdgate.egress.TickArchive;
 import io.mdgate.egress.TickRing;
 import io.mdgate.egress.publisher.EgressPublisher;
 import io.mdgate.egress.publisher.PublisherContext;
+import io.mdgate.egress.support.PublisherBed;
 import io.mdgate.egress.support.TeeTickSource;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.AgentRunner;
@@ -18,9 +19,9 @@ import java.util.function.Consumer;
  * A publisher over its own {@link VerbsTransport} on its own agent thread, fed through a {@link TickRing}, with a
  * {@link TickArchive} as its recovery source. Closing it stops the agent and releases the transport.
  */
-public final class VerbsPublisherHarness implements AutoCloseable
+public final class VerbsPublisherHarness implements PublisherBed
 {
-    public static final String TOKEN_SUFFIX = "-secret";
+    public static final String TOKEN_SUFFIX = PublisherBed.TOKEN_SUFFIX;
 
     private final VerbsContext verbs;
     private final VerbsTransport transport;
@@ -62,7 +63,7 @@ public final class VerbsPublisherHarness implements AutoCloseable
         AgentRunner.startOnThread(runner);
     }
 
-    /** Hands a tick to the publisher's thread, waiting while the queue is full. */
+    @Override
     public void publish(final DirectBuffer tick)
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -76,6 +77,7 @@ public final class VerbsPublisherHarness implements AutoCloseable
         }
     }
 
+    @Override
     public void awaitDrained()
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -85,6 +87,7 @@ public final class VerbsPublisherHarness implements AutoCloseable
         }
     }
 
+    @Override
     public EgressPublisher publisher()
     {
         return publisher;
@@ -96,9 +99,17 @@ public final class VerbsPublisherHarness implements AutoCloseable
         return SoftRoce.context(verbs.controlAddress(), verbs.multicastGroup());
     }
 
+    @Override
     public List<String> events()
     {
         return events;
+    }
+
+    /** @return a transport of its own to this publisher's control address and group. */
+    @Override
+    public VerbsTransport consumerTransport()
+    {
+        return new VerbsTransport(consumerContext());
     }
 
     @Override
