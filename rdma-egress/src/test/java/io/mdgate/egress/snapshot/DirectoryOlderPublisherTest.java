@@ -6,19 +6,16 @@ import io.mdgate.egress.consumer.EgressConsumer;
 import io.mdgate.egress.protocol.ControlFlyweight;
 import io.mdgate.egress.protocol.ControlMessageDescriptor;
 import io.mdgate.egress.protocol.HeartbeatFlyweight;
-import io.mdgate.egress.protocol.PositionRegionDescriptor;
-import io.mdgate.egress.protocol.SequenceRangeFlyweight;
 import io.mdgate.egress.protocol.SnapshotRequestFlyweight;
 import io.mdgate.egress.protocol.StreamDatagramDescriptor;
 import io.mdgate.egress.protocol.SubscriptionFlyweight;
 import io.mdgate.egress.protocol.SubscriptionView;
 import io.mdgate.egress.protocol.TickLayout;
-import io.mdgate.egress.protocol.WelcomeFlyweight;
 import io.mdgate.egress.support.Await;
 import io.mdgate.egress.support.ControlMessages;
+import io.mdgate.egress.support.OlderPublisher;
 import io.mdgate.egress.support.Ticks;
 import io.mdgate.egress.transport.ControlChannel;
-import io.mdgate.egress.transport.ControlServer;
 import io.mdgate.egress.transport.MemoryRegion;
 import io.mdgate.egress.transport.MulticastPublication;
 import io.mdgate.egress.transport.RegionAccess;
@@ -34,7 +31,6 @@ import org.junit.jupiter.api.Timeout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -63,6 +59,7 @@ class DirectoryOlderPublisherTest
     private ControlMessages messages;
     private EgressConsumer consumer;
     private Runnable poll;
+    private OlderPublisher older;
 
     @AfterEach
     void tearDown() throws Exception
@@ -150,37 +147,16 @@ class DirectoryOlderPublisherTest
     /** Plays the older publisher up to its answer to SUBSCRIBE (every instrument), with a stream to send on. */
     private void join(final long heartbeatTimeoutNanos) throws Exception
     {
-        shm = ShmInstance.context(ShmInstance.unique());
-        publisherSide = new ShmTransport(shm);
-        closeables.add(publisherSide);
-        final ControlServer server = publisherSide.bindControl();
-        closeables.add(server::close);
-        server.reserve(1);
-        final MemoryRegion positions = publisherSide.registerRegion(PositionRegionDescriptor.LENGTH,
-            RegionAccess.REMOTE_WRITE);
-        closeables.add(positions);
+        final OlderPublisher older = new OlderPublisher(closeables);
+        shm = older.shm();
+        publisherSide = older.transport();
         stream = publisherSide.addPublication(STREAM);
-        final ShmTransport consumerSide = new ShmTransport(ShmInstance.context(shm.instance()));
-        closeables.add(consumerSide);
-        final CompletableFuture<EgressConsumer> connecting = CompletableFuture.supplyAsync(() ->
-            EgressConsumer.connect(consumerSide, new ConsumerContext().name("sdk").token("t").controlPollNanos(0)
-                .path(DeliveryPath.STREAM).ringSlots(0).directoryOnConnect(true).eventLog(events::add)));
-
-        final ControlChannel[] accepted = new ControlChannel[1];
-        Await.until("the consumer's connection", 10, () -> null != (accepted[0] = server.accept()));
-        channel = accepted[0];
-        closeables.add(channel::close);
-        channel.establish();
-        messages = new ControlMessages(channel);
-        messages.next(ControlMessageDescriptor.HELLO);
-        final WelcomeFlyweight welcome = new WelcomeFlyweight();
-        welcome.wrapForEncode(scratch, 0, ControlMessageDescriptor.WELCOME);
-        welcome.publisherEpoch(1).positionRegion(positions.remoteKey()).streamId(STREAM).nextSequence(8)
-            .heartbeatIntervalNanos(TimeUnit.MILLISECONDS.toNanos(100)).heartbeatTimeoutNanos(heartbeatTimeoutNanos)
-            .mtu(4096).sharedLogSlots(0);
-        assertEquals(TransportResult.OK, channel.offer(scratch, 0, WelcomeFlyweight.LENGTH), "an older WELCOME");
-        consumer = connecting.get(10, TimeUnit.SECONDS);
-        closeables.add(consumer);
+        consumer = older.accept(new ConsumerContext().name("sdk").token("t").controlPollNanos(0)
+            .path(DeliveryPath.STREAM).ringSlots(0).directoryOnConnect(true).eventLog(events::add), STREAM,
+            heartbeatTimeoutNanos);
+        channel = older.channel();
+        messages = older.messages();
+        this.older = older;
         consumer.subscribeAll(SubscriptionView.ALL);
         poll = () -> consumer.poll((buffer, offset) -> { }, 16);
         messages.next(poll, ControlMessageDescriptor.SUBSCRIBE);
@@ -192,10 +168,7 @@ class DirectoryOlderPublisherTest
 
     private void offerEnd(final int status)
     {
-        final SequenceRangeFlyweight end = new SequenceRangeFlyweight();
-        end.wrapForEncode(scratch, 0, ControlMessageDescriptor.SNAPSHOT_END);
-        end.from(7).to(7).count(0).status(status).flags(0);
-        assertEquals(TransportResult.OK, channel.offer(scratch, 0, SequenceRangeFlyweight.LENGTH));
+        older.offerEnd(7, 0, status);
     }
 
     /** Sends ticks 8, 9 and 10 of instrument 5 on the stream: @return the sequences the consumer delivers. */

@@ -3,24 +3,18 @@ package io.mdgate.egress.snapshot;
 import io.mdgate.egress.consumer.ConsumerContext;
 import io.mdgate.egress.consumer.EgressConsumer;
 import io.mdgate.egress.protocol.ControlMessageDescriptor;
-import io.mdgate.egress.protocol.PositionRegionDescriptor;
 import io.mdgate.egress.protocol.RecoveryDataFlyweight;
-import io.mdgate.egress.protocol.SequenceRangeFlyweight;
 import io.mdgate.egress.protocol.SnapshotRequestFlyweight;
 import io.mdgate.egress.protocol.SubscriptionView;
 import io.mdgate.egress.protocol.TickLayout;
-import io.mdgate.egress.protocol.WelcomeFlyweight;
 import io.mdgate.egress.support.Await;
 import io.mdgate.egress.support.ControlMessages;
+import io.mdgate.egress.support.OlderPublisher;
 import io.mdgate.egress.support.Ticks;
 import io.mdgate.egress.transport.ControlChannel;
-import io.mdgate.egress.transport.ControlServer;
-import io.mdgate.egress.transport.MemoryRegion;
-import io.mdgate.egress.transport.RegionAccess;
 import io.mdgate.egress.transport.TransportResult;
 import io.mdgate.egress.transport.shm.ShmContext;
 import io.mdgate.egress.transport.shm.ShmInstance;
-import io.mdgate.egress.transport.shm.ShmTransport;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +23,6 @@ import org.junit.jupiter.api.Timeout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -64,42 +57,19 @@ class SnapshotOlderPublisherTest
     @Test
     void shouldAskAnOlderPublisherAgainWithoutTheFlagAndTakeItsOneSequence() throws Exception
     {
-        shm = ShmInstance.context(ShmInstance.unique());
-        final ShmTransport publisherSide = new ShmTransport(shm);
-        closeables.add(publisherSide);
-        final ControlServer server = publisherSide.bindControl();
-        closeables.add(server::close);
-        server.reserve(1);
-        final MemoryRegion positions = publisherSide.registerRegion(PositionRegionDescriptor.LENGTH,
-            RegionAccess.REMOTE_WRITE);
-        closeables.add(positions);
-        final ShmTransport consumerSide = new ShmTransport(ShmInstance.context(shm.instance()));
-        closeables.add(consumerSide);
-        final CompletableFuture<EgressConsumer> connecting = CompletableFuture.supplyAsync(() ->
-            EgressConsumer.connect(consumerSide, new ConsumerContext().name("sdk").token("t").controlPollNanos(0)));
-
-        final ControlChannel[] accepted = new ControlChannel[1];
-        Await.until("the consumer's connection", 10, () -> null != (accepted[0] = server.accept()));
-        final ControlChannel channel = accepted[0];
-        closeables.add(channel::close);
-        channel.establish();
-        final ControlMessages messages = new ControlMessages(channel);
-        messages.next(ControlMessageDescriptor.HELLO);
-        final WelcomeFlyweight welcome = new WelcomeFlyweight();
-        welcome.wrapForEncode(scratch, 0, ControlMessageDescriptor.WELCOME);
-        welcome.publisherEpoch(1).positionRegion(positions.remoteKey()).streamId(1).nextSequence(8)
-            .heartbeatIntervalNanos(TimeUnit.MILLISECONDS.toNanos(100)).heartbeatTimeoutNanos(TimeUnit.SECONDS.toNanos(5))
-            .mtu(4096).sharedLogSlots(0);
-        assertEquals(TransportResult.OK, channel.offer(scratch, 0, WelcomeFlyweight.LENGTH), "an older WELCOME");
-        final EgressConsumer consumer = connecting.get(10, TimeUnit.SECONDS);
-        closeables.add(consumer);
+        final OlderPublisher older = new OlderPublisher(closeables);
+        shm = older.shm();
+        final EgressConsumer consumer = older.accept(new ConsumerContext().name("sdk").token("t").controlPollNanos(0), 1,
+            TimeUnit.SECONDS.toNanos(5));
+        final ControlChannel channel = older.channel();
+        final ControlMessages messages = older.messages();
         consumer.subscribe(5, SubscriptionView.ALL);
         consumer.requestSnapshot();
 
         final SnapshotRequestFlyweight request = new SnapshotRequestFlyweight();
         request.wrap(new UnsafeBuffer(messages.next(() -> consumer.poll((buffer, offset) -> { }, 16), ControlMessageDescriptor.SNAPSHOT)), 0);
         assertEquals(ControlMessageDescriptor.PER_INSTRUMENT, request.flags(), "asked the new way first");
-        offerEnd(channel, 7, 0, ControlMessageDescriptor.RECOVERY_REFUSED); // as the older publisher refuses a flag
+        older.offerEnd(7, 0, ControlMessageDescriptor.RECOVERY_REFUSED); // as the older publisher refuses a flag
         request.wrap(new UnsafeBuffer(messages.next(() -> consumer.poll((buffer, offset) -> { }, 16), ControlMessageDescriptor.SNAPSHOT)), 0);
         assertEquals(0, request.flags(), "then the older way");
 
@@ -110,7 +80,7 @@ class SnapshotOlderPublisherTest
         tick.putShort(TickLayout.FLAGS_OFFSET, TickLayout.SNAPSHOT_FLAG, LE);
         scratch.putBytes(RecoveryDataFlyweight.TICKS_OFFSET, tick, 0, TickLayout.LENGTH);
         assertEquals(TransportResult.OK, channel.offer(scratch, 0, data.encodedLength()));
-        offerEnd(channel, 7, 1, ControlMessageDescriptor.RECOVERY_COMPLETE);
+        older.offerEnd(7, 1, ControlMessageDescriptor.RECOVERY_COMPLETE);
         final List<Long> delivered = new ArrayList<>();
         Await.until("the snapshot", 10, () ->
         {
@@ -126,13 +96,5 @@ class SnapshotOlderPublisherTest
         assertEquals(7, consumer.snapshotSequence(5));
         assertEquals(7, consumer.snapshotEndSequence());
         assertEquals(7, consumer.lastDeliveredSequence());
-    }
-
-    private void offerEnd(final ControlChannel channel, final long sequence, final int count, final int status)
-    {
-        final SequenceRangeFlyweight end = new SequenceRangeFlyweight();
-        end.wrapForEncode(scratch, 0, ControlMessageDescriptor.SNAPSHOT_END);
-        end.from(sequence).to(sequence).count(count).status(status).flags(0);
-        assertEquals(TransportResult.OK, channel.offer(scratch, 0, SequenceRangeFlyweight.LENGTH));
     }
 }
