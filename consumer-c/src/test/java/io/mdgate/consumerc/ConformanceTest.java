@@ -192,6 +192,10 @@ class ConformanceTest
             context -> context.heartbeatTimeoutNanos(TimeUnit.SECONDS.toNanos(30)).orderSnapshots(true)
                 .snapshotRecordsPerCycle(2));
         publish(1, HALF);
+        // The day goes on only once the joiner is subscribed, so the build falls within it however slowly the
+        // process starts (before, a joiner that came after the day's end saw every part at the same sequence).
+        final NativeProcess cLate = cConsumer("c-snap", "--instruments", "1,2,3", "--snapshot");
+        cLate.awaitReady(60);
         final Thread day = new Thread(() ->
         {
             for (long sequence = HALF + 1; sequence <= LAST; sequence++)
@@ -204,7 +208,6 @@ class ConformanceTest
             }
         }, "day");
         day.start();
-        final NativeProcess cLate = cConsumer("c-snap", "--instruments", "1,2,3", "--snapshot");
         assertEquals(0, cLate.awaitExit(120), cLate.err().toString());
         day.join(TimeUnit.SECONDS.toMillis(60));
         final List<byte[]> delivered = parse(cLate);
