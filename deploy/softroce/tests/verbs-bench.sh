@@ -2,9 +2,11 @@
 # Guest step: the project's verbs benchmark on rxe0, io.mdgate.egress.transport.verbs.VerbsBenchmark from the
 # project's jars, run as `VerbsBenchmark --device $RXE_DEV --seconds N`. It prints one line per measurement:
 #   RESULT name=ring-write size=64 msgs_per_s=... p50_ns=... p99_ns=... p999_ns=...
+#   RESULT name=ring-write-native size=64 ...   RESULT name=ring-write-spread[-huge] size=64 ...
 #   RESULT name=ud-multicast size=64 msgs_per_s=...
-# (ring-write: RDMA Writes of 64-byte ticks into a peer's ring over RC; ud-multicast: UD sends of 64-byte
-# messages to the group, received by a second QP). The figures go to $MDGATE_RESULTS/verbs.tsv (for
+# (ring-write: RDMA Writes of 64-byte ticks into a peer's ring over RC through DiSNI, the product's default;
+# ring-write-native: the same through the project's own library; the spread pair: a 64 MiB ring on regular and
+# on 2 MiB pages (--hugepages); ud-multicast: UD sends of 64-byte messages to the group, received by a second QP). The figures go to $MDGATE_RESULTS/verbs.tsv (for
 # ratios.sh) and report.txt. No class, no run or a missing figure fails the step: there are no stand-in
 # numbers.
 # shellcheck source=deploy/softroce/guest/report.sh
@@ -39,11 +41,11 @@ run_benchmark()
     local flags started
     read -ra flags <<<"${MDGATE_JVM_FLAGS:-}"
     started=$(date +%s.%N)
-    echo "java ... -cp \"$MDGATE_CLASSPATH\" $main_class --device $RXE_DEV --seconds $bench_seconds"
+    echo "java ... -cp \"$MDGATE_CLASSPATH\" $main_class --device $RXE_DEV --seconds $bench_seconds ${huge_flag[*]}"
     # A fatal error report lands with the results, not in the guest's /tmp that vanishes with the guest.
     java "${flags[@]}" -Djava.library.path="${MDGATE_NATIVE:-}" -Djava.io.tmpdir=/tmp \
         -XX:ErrorFile="$MDGATE_RESULTS/hs_err_pid%p.log" -cp "$MDGATE_CLASSPATH" \
-        "$main_class" --device "$RXE_DEV" --seconds "$bench_seconds" 2>&1 | tee "$bench_log"
+        "$main_class" --device "$RXE_DEV" --seconds "$bench_seconds" "${huge_flag[@]}" 2>&1 | tee "$bench_log"
     local rc=${PIPESTATUS[0]} err
     echo "VerbsBenchmark exit $rc after $(report_elapsed "$started") s"
     for err in "$MDGATE_RESULTS"/hs_err_pid*.log; do
@@ -87,11 +89,27 @@ has_figures()
         >>"$MDGATE_RESULTS/report.txt"
 }
 
+# The 64 MiB hugepage ring needs 32 free 2 MiB pages (and its regular twin none): reserved for the run, given back
+# after it. Without them the benchmark leaves the spread measurements out rather than run them on regular pages.
+hugepages_before=$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)
+huge_flag=()
+if echo $((hugepages_before + 40)) >/proc/sys/vm/nr_hugepages 2>/dev/null &&
+    (($(cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages) >= 33)); then
+    huge_flag=(--hugepages)
+fi
+trap 'echo "$hugepages_before" >/proc/sys/vm/nr_hugepages 2>/dev/null' EXIT
+
 report_begin softroce.verbs-bench
 : >"$MDGATE_RESULTS/report.txt"
 if check verbs_benchmark_class_is_in_the_project_jars class_present; then
     check verbs_benchmark_runs_on_rxe0 run_benchmark
     check ring_write_64_bytes_has_rate_and_latency has_figures ring-write msgs_per_s p50_ns p99_ns p999_ns
+    check ring_write_native_64_bytes_has_rate_and_latency has_figures ring-write-native msgs_per_s p50_ns p99_ns p999_ns
+    check the_guest_reserved_33_free_hugepages_for_the_comparison test "${#huge_flag[@]}" -gt 0
+    if ((${#huge_flag[@]} > 0)); then
+        check ring_write_spread_has_rate_and_latency has_figures ring-write-spread msgs_per_s p50_ns p99_ns p999_ns
+        check ring_write_spread_on_hugepages_has_rate_and_latency has_figures ring-write-spread-huge msgs_per_s p50_ns p99_ns p999_ns
+    fi
     check ud_multicast_64_bytes_has_rate has_figures ud-multicast msgs_per_s
 else
     echo "verbs-bench: FAILED: $main_class is absent from the project's jars (the verbs transport delivers it)"

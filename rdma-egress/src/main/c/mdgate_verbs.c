@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 
 #include "mdgate_verbs.h"
@@ -314,6 +315,41 @@ static jint dereg_mr0(JNIEnv *env, jclass clazz, jlong handle)
     return -ibv_dereg_mr((struct ibv_mr *)(uintptr_t)handle);
 }
 
+/* The device's verbs context, as librdmacm holds it: what another verbs library's id on this device must share. */
+static jlong device_context0(JNIEnv *env, jclass clazz, jlong handle)
+{
+    (void)env;
+    (void)clazz;
+    return (jlong)(uintptr_t)((struct mdg_dev *)(uintptr_t)handle)->ctx;
+}
+
+/*
+ * Anonymous memory on 2 MiB pages (MAP_HUGETLB), pre-faulted: the address, or -errno (ENOMEM: no free hugepages,
+ * EINVAL: a length that is not a multiple of 2 MiB). Registered memory on hugepages needs fewer translation
+ * entries in the device and in the CPU.
+ */
+static jlong map_huge0(JNIEnv *env, jclass clazz, jlong length)
+{
+    (void)env;
+    (void)clazz;
+    void *address = mmap(NULL, (size_t)length, PROT_READ | PROT_WRITE,
+        MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE, -1, 0);
+    if (address == MAP_FAILED)
+    {
+        const int err = errno;
+        mdg_set_error("mmap of %lld bytes on 2 MiB pages: %s", (long long)length, strerror(err));
+        return -err;
+    }
+    return (jlong)(uintptr_t)address;
+}
+
+static jint unmap0(JNIEnv *env, jclass clazz, jlong address, jlong length)
+{
+    (void)env;
+    (void)clazz;
+    return munmap((void *)(uintptr_t)address, (size_t)length) == 0 ? 0 : -errno;
+}
+
 static const JNINativeMethod device_methods[] = {
     { "abiVersion0", "()I", (void *)abi_version0 },
     { "structSizes0", "([I)V", (void *)struct_sizes0 },
@@ -325,6 +361,9 @@ static const JNINativeMethod device_methods[] = {
     { "deviceClose0", "(J)I", (void *)device_close0 },
     { "regMr0", "(JJJZ[I)J", (void *)reg_mr0 },
     { "deregMr0", "(J)I", (void *)dereg_mr0 },
+    { "deviceContext0", "(J)J", (void *)device_context0 },
+    { "mapHuge0", "(J)J", (void *)map_huge0 },
+    { "unmap0", "(JJ)I", (void *)unmap0 },
 };
 
 const struct mdg_natives mdg_device_natives = MDG_NATIVES(device_methods);

@@ -15,7 +15,7 @@
 #include <rdma/rdma_cma.h>
 
 /* Must equal VerbsNative.ABI_VERSION: bump both when a native signature or a shared layout changes. */
-#define MDGATE_VERBS_ABI_VERSION 1
+#define MDGATE_VERBS_ABI_VERSION 2
 
 /* Received messages and datagrams are handed to Java as frames: a 4-byte length, the bytes, padding to 8. */
 #define MDG_FRAME_HEADER 4

@@ -27,7 +27,7 @@ final class EgressTransports
     {
         if (egress.transport() == GatewayConfig.Transport.VERBS)
         {
-            return openVerbs(egress);
+            return openVerbs(egress, hugepageFallbacks, warnings);
         }
         final ShmContext context = new ShmContext().directory(egress.shmDir()).instance(egress.instance())
             .group(egress.shmGroup().isEmpty() ? null : egress.shmGroup()).mtu(egress.mtu())
@@ -44,7 +44,8 @@ final class EgressTransports
         }
     }
 
-    private static EgressTransport openVerbs(final GatewayConfig.Egress egress)
+    private static EgressTransport openVerbs(final GatewayConfig.Egress egress, final AtomicCounter hugepageFallbacks,
+        final Consumer<String> warnings)
     {
         if (egress.rdmaAddress().isEmpty())
         {
@@ -54,10 +55,13 @@ final class EgressTransports
         final VerbsContext context = new VerbsContext()
             .device(egress.rdmaDevice().isEmpty() ? null : egress.rdmaDevice())
             .controlAddress(egress.rdmaAddress())
-            .mtu(egress.mtu());
+            .mtu(egress.mtu())
+            .rc(egress.rdmaRc())
+            .hugepages(egress.hugepages())
+            .hugepageFallbackCounter(hugepageFallbacks);
         try
         {
-            return new VerbsTransport(context);
+            return new VerbsTransport(context, message -> warnings.accept("mdgate run: egress: verbs: " + message));
         }
         catch (final IllegalArgumentException | TransportException ex)
         {

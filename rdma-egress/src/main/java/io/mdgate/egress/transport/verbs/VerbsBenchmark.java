@@ -8,6 +8,7 @@ import io.mdgate.egress.transport.MulticastSubscription;
 import io.mdgate.egress.transport.RegionAccess;
 import io.mdgate.egress.transport.RemoteRegion;
 import io.mdgate.egress.transport.TransportResult;
+import io.mdgate.egress.transport.shm.HugepageMode;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
@@ -25,6 +26,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       Latency as {@code ib_write_lat} reports it: half the round trip of a write answered by a write from the
  *       peer; rate as {@code ib_write_bw}: writes posted back to back, counted once the last one is visible in the
  *       peer's memory.</li>
+ *   <li>{@code ring-write-native}: the same over the project's own RC library instead of DiSNI (the default), in
+ *       the same run, so that the two implementations of the RC path stand side by side.</li>
+ *   <li>{@code ring-write-spread} and {@code ring-write-spread-huge} (with {@code --hugepages}): the same writes
+ *       spread over a 64 MiB ring, on regular pages and then on 2 MiB pages (the host must have 32 free), to
+ *       show what hugepage-backed registered memory changes.</li>
  *   <li>{@code ud-multicast}: 64-byte UD sends to the stream's group, received by a second queue pair joined to it
  *       (as {@code ib_send_bw -c UD}): datagrams received per second, and their one-way latency under that load.</li>
  * </ul>
@@ -39,16 +45,18 @@ public final class VerbsBenchmark
 {
     private static final int SIZE = 64;
     private static final int SLOTS = 4096;
-    private static final int MARKER_OFFSET = SLOTS * SIZE;
+    private static final int SPREAD_SLOTS = 1 << 20;
 
     private final VerbsContext context;
     private final long measureNanos;
     private final long warmupNanos;
     private final PrintStream out;
+    private final boolean hugepages;
 
-    VerbsBenchmark(final VerbsContext context, final int seconds, final PrintStream out)
+    VerbsBenchmark(final VerbsContext context, final int seconds, final boolean hugepages, final PrintStream out)
     {
         this.context = context;
+        this.hugepages = hugepages;
         this.measureNanos = TimeUnit.SECONDS.toNanos(seconds);
         this.warmupNanos = TimeUnit.SECONDS.toNanos(Math.max(1, seconds / 5));
         this.out = out;
@@ -61,11 +69,17 @@ public final class VerbsBenchmark
         int port = 18_700;
         String group = "239.77.9.0";
         int seconds = 5;
+        boolean hugepages = false;
         try
         {
             for (int i = 0; i < args.length; i++)
             {
                 final String value = i + 1 < args.length ? args[i + 1] : null;
+                if ("--hugepages".equals(args[i]))
+                {
+                    hugepages = true;
+                    continue;
+                }
                 switch (args[i])
                 {
                     case "--device" -> device = require(args[i], value);
@@ -74,7 +88,7 @@ public final class VerbsBenchmark
                     case "--group" -> group = require(args[i], value);
                     case "--seconds" -> seconds = Integer.parseInt(require(args[i], value));
                     default -> throw new IllegalArgumentException("unknown option " + args[i] + "; options: " +
-                        "--device NAME --seconds N [--address IPV4] [--port N] [--group IPV4]");
+                        "--device NAME --seconds N [--address IPV4] [--port N] [--group IPV4] [--hugepages]");
                 }
                 i++;
             }
@@ -103,7 +117,7 @@ public final class VerbsBenchmark
             System.exit(1);
             return;
         }
-        new VerbsBenchmark(context, seconds, System.out).run();
+        new VerbsBenchmark(context, seconds, hugepages, System.out).run();
         System.exit(0);
     }
 
@@ -118,14 +132,21 @@ public final class VerbsBenchmark
 
     void run()
     {
-        ringWrite();
+        ringWrite("ring-write", VerbsContext.Rc.DISNI, HugepageMode.OFF, SLOTS);
+        ringWrite("ring-write-native", VerbsContext.Rc.NATIVE, HugepageMode.OFF, SLOTS);
+        if (hugepages)
+        {
+            ringWrite("ring-write-spread", VerbsContext.Rc.DISNI, HugepageMode.OFF, SPREAD_SLOTS);
+            ringWrite("ring-write-spread-huge", VerbsContext.Rc.DISNI, HugepageMode.REQUIRED, SPREAD_SLOTS);
+        }
         udMulticast();
     }
 
-    private void ringWrite()
+    private void ringWrite(final String name, final VerbsContext.Rc rc, final HugepageMode pages, final int slots)
     {
-        try (VerbsTransport server = new VerbsTransport(context);
-            VerbsTransport client = new VerbsTransport(copy(context)))
+        final int markerOffset = slots * SIZE;
+        try (VerbsTransport server = new VerbsTransport(copy(context).rc(rc));
+            VerbsTransport client = new VerbsTransport(copy(context).rc(rc).hugepages(pages)))
         {
             final ControlServer listener = server.bindControl();
             final CompletableFuture<ControlChannel> connecting =
@@ -141,33 +162,36 @@ public final class VerbsBenchmark
             {
                 throw new IllegalStateException("the connection was not accepted in 30 s");
             }
-            final MemoryRegion ring = client.registerRegion(MARKER_OFFSET + SIZE, RegionAccess.REMOTE_WRITE);
+            final MemoryRegion ring = client.registerRegion(markerOffset + SIZE, RegionAccess.REMOTE_WRITE);
             final MemoryRegion pong = server.registerRegion(SIZE, RegionAccess.REMOTE_WRITE);
-            final MemoryRegion source = server.registerRegion(MARKER_OFFSET, RegionAccess.LOCAL);
+            final MemoryRegion source = server.registerRegion(SLOTS * SIZE, RegionAccess.LOCAL);
             final RemoteRegion toRing = serverEnd.openRemoteRegion(ring.remoteKey());
             final RemoteRegion toPong = clientEnd.openRemoteRegion(pong.remoteKey());
 
             final Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
-            final long sent = pingPong(source, toRing, ring, toPong, pong, latency);
-            final long[] rate = streamWrites(source, toRing, ring);
+            final long sent = pingPong(source, toRing, ring, toPong, pong, latency, slots);
+            final long[] rate = streamWrites(source, toRing, ring, slots);
             final double perSecond = rate[0] * 1e9 / rate[1];
-            out.printf(Locale.ROOT, "RESULT name=ring-write size=%d msgs_per_s=%d p50_ns=%d p99_ns=%d p999_ns=%d%n",
-                SIZE, Math.round(perSecond), latency.getValueAtPercentile(50), latency.getValueAtPercentile(99),
+            out.printf(Locale.ROOT, "RESULT name=%s size=%d msgs_per_s=%d p50_ns=%d p99_ns=%d p999_ns=%d%n",
+                name, SIZE, Math.round(perSecond), latency.getValueAtPercentile(50), latency.getValueAtPercentile(99),
                 latency.getValueAtPercentile(99.9));
-            out.printf(Locale.ROOT, "INFO name=ring-write round_trips=%d min_ns=%d max_ns=%d writes=%d " +
-                "write_seconds=%.3f%n", sent, latency.getMinValue(), latency.getMaxValue(), rate[0], rate[1] / 1e9);
+            out.printf(Locale.ROOT, "INFO name=%s rc=%s ring_bytes=%d hugepage_fallbacks=%d round_trips=%d " +
+                "min_ns=%d max_ns=%d writes=%d write_seconds=%.3f%n", name, rc, markerOffset + SIZE,
+                client.hugepageFallbacks(), sent, latency.getMinValue(), latency.getMaxValue(), rate[0],
+                rate[1] / 1e9);
         }
     }
 
     private static VerbsContext copy(final VerbsContext context)
     {
         return new VerbsContext().device(context.device()).controlAddress(context.controlAddress())
-            .multicastGroup(context.multicastGroup()).setupTimeoutMillis(context.setupTimeoutMillis());
+            .multicastGroup(context.multicastGroup()).setupTimeoutMillis(context.setupTimeoutMillis())
+            .rc(context.rc());
     }
 
     /** ib_write_lat's measure: each write of sequence n is answered by the peer writing n back; half the RTT. */
     private long pingPong(final MemoryRegion source, final RemoteRegion toRing, final MemoryRegion ring,
-        final RemoteRegion toPong, final MemoryRegion pong, final Histogram latency)
+        final RemoteRegion toPong, final MemoryRegion pong, final Histogram latency, final int slots)
     {
         final AtomicBoolean running = new AtomicBoolean(true);
         final Thread echo = new Thread(() ->
@@ -175,7 +199,7 @@ public final class VerbsBenchmark
             long expected = 1;
             while (running.get())
             {
-                final int offset = (int)(expected % SLOTS) * SIZE;
+                final int offset = (int)(expected % slots) * SIZE;
                 if (ring.buffer().getLongVolatile(offset) == expected)
                 {
                     while (toPong.writeLong(0, expected) == TransportResult.BACK_PRESSURED)
@@ -201,10 +225,11 @@ public final class VerbsBenchmark
         {
             sequence++;
             final int offset = (int)(sequence % SLOTS) * SIZE;
+            final int remoteOffset = (int)(sequence % slots) * SIZE;
             source.buffer().putLong(offset + 8, now);
             source.buffer().putLong(offset, sequence);
             final long sentAt = System.nanoTime();
-            while (toRing.write(offset, source, offset, SIZE) == TransportResult.BACK_PRESSURED)
+            while (toRing.write(remoteOffset, source, offset, SIZE) == TransportResult.BACK_PRESSURED)
             {
                 Thread.onSpinWait();
             }
@@ -237,15 +262,16 @@ public final class VerbsBenchmark
     }
 
     /** ib_write_bw's measure: writes posted back to back; counted when the marker after the last one lands. */
-    private long[] streamWrites(final MemoryRegion source, final RemoteRegion toRing, final MemoryRegion ring)
+    private long[] streamWrites(final MemoryRegion source, final RemoteRegion toRing, final MemoryRegion ring,
+        final int slots)
     {
         final long warmEnd = System.nanoTime() + warmupNanos;
         long sequence = 0;
         while (System.nanoTime() < warmEnd)
         {
-            sequence = post(source, toRing, sequence);
+            sequence = post(source, toRing, sequence, slots);
         }
-        awaitMarker(toRing, ring, -1);
+        awaitMarker(toRing, ring, -1, slots);
         final long start = System.nanoTime();
         final long end = start + measureNanos;
         long writes = 0;
@@ -253,7 +279,7 @@ public final class VerbsBenchmark
         {
             for (int i = 0; i < 64; i++)
             {
-                sequence = post(source, toRing, sequence);
+                sequence = post(source, toRing, sequence, slots);
                 writes++;
             }
             if (System.nanoTime() >= end)
@@ -261,17 +287,19 @@ public final class VerbsBenchmark
                 break;
             }
         }
-        awaitMarker(toRing, ring, -2);
+        awaitMarker(toRing, ring, -2, slots);
         return new long[] {writes, System.nanoTime() - start};
     }
 
-    private static long post(final MemoryRegion source, final RemoteRegion toRing, final long sequence)
+    private static long post(final MemoryRegion source, final RemoteRegion toRing, final long sequence,
+        final int slots)
     {
         final long next = sequence + 1;
         final int offset = (int)(next % SLOTS) * SIZE;
         source.buffer().putLong(offset, next);
         int result;
-        while ((result = toRing.write(offset, source, offset, SIZE)) == TransportResult.BACK_PRESSURED)
+        while ((result = toRing.write((int)(next % slots) * SIZE, source, offset, SIZE)) ==
+            TransportResult.BACK_PRESSURED)
         {
             Thread.onSpinWait();
         }
@@ -282,14 +310,16 @@ public final class VerbsBenchmark
         return next;
     }
 
-    private static void awaitMarker(final RemoteRegion toRing, final MemoryRegion ring, final long marker)
+    private static void awaitMarker(final RemoteRegion toRing, final MemoryRegion ring, final long marker,
+        final int slots)
     {
-        while (toRing.writeLong(MARKER_OFFSET, marker) == TransportResult.BACK_PRESSURED)
+        final int markerOffset = slots * SIZE;
+        while (toRing.writeLong(markerOffset, marker) == TransportResult.BACK_PRESSURED)
         {
             Thread.onSpinWait();
         }
         final long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (ring.buffer().getLongVolatile(MARKER_OFFSET) != marker)
+        while (ring.buffer().getLongVolatile(markerOffset) != marker)
         {
             if (System.nanoTime() > giveUp)
             {

@@ -16,7 +16,7 @@ import java.util.Arrays;
 public final class VerbsNative
 {
     /** The native ABI this class expects; must equal {@code MDGATE_VERBS_ABI_VERSION} in {@code mdgate_verbs.h}. */
-    public static final int ABI_VERSION = 1;
+    public static final int ABI_VERSION = 2;
 
     /** The library name for {@link System#loadLibrary(String)}: {@code libmdgate-verbs.so} on Linux. */
     public static final String LIBRARY_NAME = "mdgate-verbs";
@@ -173,6 +173,15 @@ public final class VerbsNative
     static native long regMr0(long device, long address, long length, boolean remoteWrite, int[] keys);
 
     static native int deregMr0(long memoryRegion);
+
+    /** @return the device's {@code struct ibv_context *}, the one librdmacm's ids on the device share. */
+    static native long deviceContext0(long device);
+
+    /** @return the address of {@code length} bytes of pre-faulted anonymous memory on 2 MiB pages, or -errno. */
+    static native long mapHuge0(long length);
+
+    /** Unmaps what {@link #mapHuge0(long)} mapped: 0 or -errno. */
+    static native int unmap0(long address, long length);
 
     // Control connections (mdgate_rc.c). params: send depth, receive buffers, largest message, send ring bytes.
 

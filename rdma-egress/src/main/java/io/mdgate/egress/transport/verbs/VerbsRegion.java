@@ -4,22 +4,20 @@ import io.mdgate.egress.transport.MemoryRegion;
 import io.mdgate.egress.transport.RegionAccess;
 import io.mdgate.egress.transport.RemoteKey;
 import io.mdgate.egress.transport.TransportException;
-import org.agrona.BufferUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteBuffer;
-
 /**
- * Page-aligned direct memory registered with the device ({@code ibv_reg_mr}): local write access, plus remote write
+ * Memory registered with the device ({@code ibv_reg_mr}) through the project's library: page-aligned, on 2 MiB pages
+ * when the transport got them ({@link RegionMemory}); local write access, plus remote write
  * for {@link RegionAccess#REMOTE_WRITE}, whose {@link RemoteKey} is (virtual address, rkey, length). Registered
  * memory is pinned by the kernel, so its pages stay where the device writes them.
  * <p>
  * Threading: see {@link MemoryRegion}.
  */
-final class VerbsRegion implements MemoryRegion, VerbsResource
+final class VerbsRegion implements MemoryRegion, VerbsResource, RegisteredMemory
 {
-    private final ByteBuffer memory; // keeps the registered memory alive as long as the region
+    private final RegionMemory memory;
     private final UnsafeBuffer buffer;
     private final RegionAccess access;
     private final long mr;
@@ -27,7 +25,7 @@ final class VerbsRegion implements MemoryRegion, VerbsResource
     private final RemoteKey remoteKey;
     private boolean closed;
 
-    private VerbsRegion(final ByteBuffer memory, final UnsafeBuffer buffer, final RegionAccess access, final long mr,
+    private VerbsRegion(final RegionMemory memory, final UnsafeBuffer buffer, final RegionAccess access, final long mr,
         final int lkey, final RemoteKey remoteKey)
     {
         this.memory = memory;
@@ -38,16 +36,17 @@ final class VerbsRegion implements MemoryRegion, VerbsResource
         this.remoteKey = remoteKey;
     }
 
-    static VerbsRegion register(final VerbsDevice device, final int length, final RegionAccess access)
+    static VerbsRegion register(final VerbsDevice device, final RegionMemory memory, final int length,
+        final RegionAccess access)
     {
-        final int aligned = FrameReader.align(length, 4096);
-        final ByteBuffer memory = BufferUtil.allocateDirectAligned(aligned, 4096);
-        final UnsafeBuffer buffer = new UnsafeBuffer(memory, 0, length);
+        final UnsafeBuffer buffer = memory.buffer();
         final int[] keys = new int[2];
         final boolean remote = access == RegionAccess.REMOTE_WRITE;
-        final long mr = VerbsNative.regMr0(device.handle(), buffer.addressOffset(), aligned, remote, keys);
+        final long mr = VerbsNative.regMr0(device.handle(), buffer.addressOffset(), memory.mappedLength(), remote,
+            keys);
         if (mr < 0)
         {
+            memory.release();
             final String hint = -mr == VerbsNative.ENOMEM ? " (the locked-memory limit, ulimit -l, may be too low)" :
                 "";
             throw new TransportException("cannot register " + length + " bytes with " + device.name() + ": " +
@@ -81,12 +80,14 @@ final class VerbsRegion implements MemoryRegion, VerbsResource
         return remoteKey;
     }
 
-    long address()
+    @Override
+    public long address()
     {
         return buffer.addressOffset();
     }
 
-    int lkey()
+    @Override
+    public int lkey()
     {
         return lkey;
     }
@@ -103,8 +104,8 @@ final class VerbsRegion implements MemoryRegion, VerbsResource
         if (!closed)
         {
             closed = true;
-            // The memory itself is freed with the ByteBuffer once nothing refers to this region.
             VerbsNative.deregMr0(mr);
+            memory.release();
         }
     }
 }

@@ -8,7 +8,15 @@ import io.mdgate.egress.transport.MulticastPublication;
 import io.mdgate.egress.transport.MulticastSubscription;
 import io.mdgate.egress.transport.RegionAccess;
 import io.mdgate.egress.transport.TransportException;
+import io.mdgate.egress.transport.shm.HugepageMode;
+import com.ibm.disni.verbs.RdmaCm;
+import com.ibm.disni.verbs.RdmaCmEvent;
+import com.ibm.disni.verbs.RdmaCmId;
+import com.ibm.disni.verbs.RdmaEventChannel;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -16,10 +24,17 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * The egress transport over RDMA verbs (rdma-core through the project's JNI library {@code libmdgate-verbs}):
- * registered regions are memory regions, one-sided writes are RDMA Writes on the control connection's RC queue
- * pair, the multicast stream is a UD queue pair sending to an IPv4 group joined through RDMA-CM, and control is
- * RC send/receive over connections RDMA-CM sets up. Same semantics as {@code shm} (see {@link EgressTransport}).
+ * The egress transport over RDMA verbs: registered regions are memory regions, one-sided writes are RDMA Writes on
+ * the control connection's RC queue pair, the multicast stream is a UD queue pair sending to an IPv4 group joined
+ * through RDMA-CM, and control is RC send/receive over connections RDMA-CM sets up. Same semantics as {@code shm}
+ * (see {@link EgressTransport}).
+ * <p>
+ * Two libraries drive it. The RC path (regions, control connections, RDMA Writes) goes through DiSNI's Java verbs
+ * API by default ({@link VerbsContext.Rc#DISNI}: {@code RdmaCmId}, {@code IbvPd}, {@code IbvMr}, {@code IbvQP} and
+ * its pre-built {@code SVCPostSend} / {@code SVCPollCq} calls, over the project's {@code libdisni}), or through the
+ * project's own JNI library {@code libmdgate-verbs} ({@link VerbsContext.Rc#NATIVE}). UD multicast is always the
+ * own library's: DiSNI cannot express address handles, UD sends or group joins. Both open the same device context
+ * (librdmacm's), which the DiSNI path checks.
  * <p>
  * Construction opens the device and fails at once, with a {@link TransportException} that says what to do, when
  * there is no RDMA device, the named one is missing, the locked-memory limit is too low or the port is down.
@@ -40,7 +55,10 @@ public final class VerbsTransport implements EgressTransport
     private final List<VerbsResource> opened = new ArrayList<>();
     private final Consumer<String> log;
     private final int mtu;
+    private DisniDevice disni;
     private String lastLocalAddress;
+    private long hugepageFallbacks;
+    private boolean hugepageWarned;
     private boolean closed;
 
     /**
@@ -71,6 +89,15 @@ public final class VerbsTransport implements EgressTransport
         }
         this.log = log;
         this.mtu = Math.min(context.mtu(), device.activeMtu());
+        if (this.context.rc() == VerbsContext.Rc.DISNI)
+        {
+            final String reason = DisniSupport.unavailabilityReason();
+            if (null != reason)
+            {
+                device.close();
+                throw new TransportException(reason);
+            }
+        }
     }
 
     /**
@@ -107,6 +134,28 @@ public final class VerbsTransport implements EgressTransport
         return "verbs";
     }
 
+    /** @return the library of the RC path. */
+    public VerbsContext.Rc rc()
+    {
+        return context.rc();
+    }
+
+    /** @return regions put on regular pages although hugepages were asked for (AUTO). */
+    public long hugepageFallbacks()
+    {
+        return hugepageFallbacks;
+    }
+
+    /** The DiSNI view of the device, opened at the first use (a consumer's needs the publisher's route). */
+    private DisniDevice disni()
+    {
+        if (null == disni)
+        {
+            disni = DisniDevice.open(context, device);
+        }
+        return disni;
+    }
+
     /** @return the stream's MTU: the one asked for, capped by the port's active MTU (UD datagrams fit one packet). */
     @Override
     public int mtu()
@@ -122,7 +171,45 @@ public final class VerbsTransport implements EgressTransport
         {
             throw new TransportException("a region needs at least 1 byte, asked for " + length);
         }
-        return track(VerbsRegion.register(device, length, access));
+        final RegionMemory memory = memory(length);
+        if (context.rc() == VerbsContext.Rc.DISNI)
+        {
+            return track(DisniRegion.register(disni(), memory, length, access));
+        }
+        return track(VerbsRegion.register(device, memory, length, access));
+    }
+
+    /** Regions of 1 MiB and more go on 2 MiB pages when asked for; smaller ones would waste most of a page. */
+    private RegionMemory memory(final int length)
+    {
+        if (context.hugepages() == HugepageMode.OFF || length < RegionMemory.HUGEPAGE / 2)
+        {
+            return RegionMemory.regular(length);
+        }
+        final RegionMemory huge = RegionMemory.huge(length);
+        if (null != huge)
+        {
+            return huge;
+        }
+        final String why = VerbsNative.lastError();
+        if (context.hugepages() == HugepageMode.REQUIRED)
+        {
+            throw new TransportException("hugepages = \"required\" but a region of " + length + " bytes cannot go " +
+                "on 2 MiB pages (" + why + "): reserve some (echo N > /proc/sys/vm/nr_hugepages) or set hugepages " +
+                "= \"auto\"");
+        }
+        hugepageFallbacks++;
+        if (null != context.hugepageFallbackCounter())
+        {
+            context.hugepageFallbackCounter().increment();
+        }
+        if (!hugepageWarned)
+        {
+            hugepageWarned = true;
+            log.accept("registered regions go on regular pages: " + why + " (counted in egress.hugepage_fallbacks; " +
+                "reserve 2 MiB pages with echo N > /proc/sys/vm/nr_hugepages)");
+        }
+        return RegionMemory.regular(length);
     }
 
     @Override
@@ -173,6 +260,10 @@ public final class VerbsTransport implements EgressTransport
             throw new TransportException("the publisher needs the control address of its RDMA interface, not " +
                 "0.0.0.0: the multicast stream joins from it");
         }
+        if (context.rc() == VerbsContext.Rc.DISNI)
+        {
+            return track(DisniControlServer.listen(context, disni(), 64, this::track, log));
+        }
         final long listener = VerbsNative.listen0(device.handle(), context.controlHost(), context.controlPort(), 64);
         if (listener < 0)
         {
@@ -203,6 +294,31 @@ public final class VerbsTransport implements EgressTransport
             final long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             final int stepMillis = (int)(remainingMillis <= 0 ? context.setupTimeoutMillis() :
                 Math.min(remainingMillis, context.setupTimeoutMillis()));
+            if (context.rc() == VerbsContext.Rc.DISNI)
+            {
+                try
+                {
+                    final DisniControlChannel channel = connectDisni(stepMillis);
+                    final String localEnd = channel.localAddress();
+                    lastLocalAddress = localEnd.substring(0, localEnd.lastIndexOf(':'));
+                    return track(channel);
+                }
+                catch (final DisniSupport.DisniSetupException ex)
+                {
+                    last = ex.getMessage();
+                    if (!ex.retryable())
+                    {
+                        break;
+                    }
+                }
+                catch (final IOException | TransportException ex)
+                {
+                    // The route towards the publisher may come and go (a link that is down): asked again.
+                    last = ex.getMessage();
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+                continue;
+            }
             final long handle = VerbsNative.connect0(device.handle(), context.controlHost(), context.controlPort(),
                 stepMillis, connectionParams());
             if (handle > 0)
@@ -224,6 +340,39 @@ public final class VerbsTransport implements EgressTransport
         while (System.nanoTime() - deadline < 0);
         throw new TransportException("no publisher answers at rdma-cm:" + context.controlAddress() + " on " +
             device.name() + " (" + last + "): start the publisher with the same --rdma-address, or check the address");
+    }
+
+    /** One attempt: address, route, queue pair and receives, connect; each RDMA-CM step bounded by stepMillis. */
+    private DisniControlChannel connectDisni(final int stepMillis) throws IOException
+    {
+        final DisniDevice device = disni();
+        final RdmaEventChannel events = DisniSupport.createEventChannel();
+        RdmaCmId id = null;
+        DisniControlChannel.Resources resources = null;
+        try
+        {
+            id = events.createId(RdmaCm.RDMA_PS_TCP);
+            id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName(context.controlHost()),
+                context.controlPort()), stepMillis);
+            DisniSupport.await(events, RdmaCmEvent.EventType.RDMA_CM_EVENT_ADDR_RESOLVED, stepMillis,
+                "resolving the address");
+            id.resolveRoute(stepMillis);
+            DisniSupport.await(events, RdmaCmEvent.EventType.RDMA_CM_EVENT_ROUTE_RESOLVED, stepMillis,
+                "resolving the route");
+            resources = DisniControlChannel.Resources.create(id, device, context);
+            id.connect(DisniControlChannel.connectionParameters());
+            DisniSupport.await(events, RdmaCmEvent.EventType.RDMA_CM_EVENT_ESTABLISHED, stepMillis, "connecting");
+            return DisniControlChannel.connected(id, events, resources, context.controlMessageLength());
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            if (null != resources)
+            {
+                resources.destroy(id);
+            }
+            DisniSupport.quietly(id, events);
+            throw ex;
+        }
     }
 
     private void ensureOpen()
@@ -261,6 +410,10 @@ public final class VerbsTransport implements EgressTransport
             }
         }
         opened.clear();
+        if (null != disni)
+        {
+            disni.close();
+        }
         device.close();
     }
 }
