@@ -33,11 +33,11 @@ final class DisniReceiveQueue
     private final UnsafeBuffer buffers;
     private final IbvMr mr;
     private final SVCPostRecv[] reposts;
-    private final IbvWC[] many = new IbvWC[BATCH];
-    private final IbvWC[] one = new IbvWC[1];
-    private final SVCPollCq pollMany;
-    private final SVCPollCq pollOne;
+    private final IbvWC[] completions = new IbvWC[BATCH];
+    private final SVCPollCq pollCall;
     private final int bufferLength;
+    private int taken;
+    private int next;
     private boolean broken;
 
     DisniReceiveQueue(final IbvPd pd, final IbvQP qp, final IbvCQ cq, final int count, final int maxMessage)
@@ -51,9 +51,8 @@ final class DisniReceiveQueue
         this.reposts = new SVCPostRecv[count];
         for (int i = 0; i < BATCH; i++)
         {
-            many[i] = new IbvWC();
+            completions[i] = new IbvWC();
         }
-        one[0] = new IbvWC();
         try
         {
             for (int i = 0; i < count; i++)
@@ -61,8 +60,7 @@ final class DisniReceiveQueue
                 reposts[i] = qp.postRecv(oneReceive(i), null);
                 reposts[i].execute();
             }
-            pollMany = cq.poll(many, BATCH);
-            pollOne = cq.poll(one, 1);
+            pollCall = cq.poll(completions, BATCH);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -94,7 +92,8 @@ final class DisniReceiveQueue
     }
 
     /**
-     * Hands up to {@code limit} arrived messages to {@code handler}, in arrival order.
+     * Hands up to {@code limit} arrived messages to {@code handler}, in arrival order. One poll of the completion
+     * queue takes up to {@value #BATCH} completions; those beyond {@code limit} wait, in order, for the next call.
      *
      * @return messages delivered.
      */
@@ -103,42 +102,39 @@ final class DisniReceiveQueue
         int delivered = 0;
         while (delivered < limit && !broken)
         {
-            final boolean batch = limit - delivered >= BATCH;
-            final SVCPollCq call = batch ? pollMany : pollOne;
-            final IbvWC[] completions = batch ? many : one;
-            final int n;
-            try
+            if (next == taken)
             {
-                n = call.execute().getPolls();
-            }
-            catch (final IOException ex)
-            {
-                broken = true;
-                break;
-            }
-            for (int i = 0; i < n; i++)
-            {
-                final IbvWC wc = completions[i];
-                final int index = (int)wc.getWr_id();
-                if (wc.getStatus() != SUCCESS)
-                {
-                    broken = true;
-                    continue;
-                }
-                handler.onMessage(buffers, index * bufferLength, wc.getByte_len());
-                delivered++;
                 try
                 {
-                    reposts[index].execute();
+                    taken = pollCall.execute().getPolls();
                 }
                 catch (final IOException ex)
                 {
                     broken = true;
+                    break;
+                }
+                next = 0;
+                if (0 == taken)
+                {
+                    break;
                 }
             }
-            if (n < completions.length)
+            final IbvWC wc = completions[next++];
+            if (wc.getStatus() != SUCCESS)
             {
-                break;
+                broken = true;
+                continue;
+            }
+            final int index = (int)wc.getWr_id();
+            handler.onMessage(buffers, index * bufferLength, wc.getByte_len());
+            delivered++;
+            try
+            {
+                reposts[index].execute();
+            }
+            catch (final IOException ex)
+            {
+                broken = true;
             }
         }
         return delivered;
@@ -154,13 +150,9 @@ final class DisniReceiveQueue
                 repost.free();
             }
         }
-        if (null != pollMany)
+        if (null != pollCall)
         {
-            pollMany.free();
-        }
-        if (null != pollOne)
-        {
-            pollOne.free();
+            pollCall.free();
         }
         try
         {
