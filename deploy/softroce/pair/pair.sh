@@ -14,8 +14,9 @@ ex=/exchange
 work=/tmp/pair
 mkdir -p "$work"
 # shellcheck disable=SC2206
-# C1 only and the serial collector: the JVMs start in a minute rather than three under TCG.
-mdgate=(java $MDGATE_JVM_FLAGS -Xmx640m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$MDGATE_CLASSPATH" io.mdgate.app.Main)
+# C1 only and the serial collector: the JVMs start in a minute rather than three under TCG. The native directory
+# is on java.library.path: DiSNI (the verbs RC path) loads libdisni with System.loadLibrary.
+mdgate=(java $MDGATE_JVM_FLAGS -Djava.library.path="${MDGATE_NATIVE:-}" -Xmx640m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$MDGATE_CLASSPATH" io.mdgate.app.Main)
 messages=${MDGATE_PAIR_MESSAGES:-40000}
 rate=${MDGATE_PAIR_RATE:-1000}
 link_down_seconds=${MDGATE_PAIR_LINK_DOWN_SECONDS:-5}
