@@ -56,7 +56,6 @@ final class EgressTransports
             .device(egress.rdmaDevice().isEmpty() ? null : egress.rdmaDevice())
             .controlAddress(egress.rdmaAddress())
             .mtu(egress.mtu())
-            .rc(egress.rdmaRc())
             .hugepages(egress.hugepages())
             .hugepageFallbackCounter(hugepageFallbacks);
         try

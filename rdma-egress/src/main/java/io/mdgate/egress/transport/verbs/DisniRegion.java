@@ -17,7 +17,7 @@ import java.io.IOException;
  * <p>
  * Threading: see {@link MemoryRegion}.
  */
-final class DisniRegion implements MemoryRegion, VerbsResource, RegisteredMemory
+final class DisniRegion implements MemoryRegion, VerbsResource
 {
     private final RegionMemory memory;
     private final UnsafeBuffer buffer;
@@ -82,14 +82,12 @@ final class DisniRegion implements MemoryRegion, VerbsResource, RegisteredMemory
         return remoteKey;
     }
 
-    @Override
-    public long address()
+    long address()
     {
         return buffer.addressOffset();
     }
 
-    @Override
-    public int lkey()
+    int lkey()
     {
         return mr.getLkey();
     }
