@@ -6,6 +6,7 @@ import io.mdgate.app.ProgressOptions;
 import io.mdgate.app.Stdio;
 import io.mdgate.app.StdioArguments;
 import io.mdgate.app.StopSignal;
+import io.mdgate.app.TerminationTrap;
 import io.mdgate.core.mold.MoldUdp64Session;
 import io.mdgate.core.sim.RateProfile;
 import io.mdgate.core.sim.SimulationConfig;
@@ -47,6 +48,9 @@ import java.util.concurrent.TimeUnit;
             "is shown on stderr about once a second." })
 public final class SimCommand implements Callable<Integer>
 {
+    /** How long a SIGTERM may take to end the run: the linger ends at once; a session still being sent does not. */
+    private static final long STOP_GRACE_SECONDS = 5;
+
     @Spec
     CommandSpec spec;
 
@@ -263,9 +267,12 @@ public final class SimCommand implements Callable<Integer>
         final SimulatorSettings settings = settings();
         OutputPaths.checkFile(spec.commandLine(), "--pcap", pcap);
         OutputPaths.checkFile(spec.commandLine(), "--itch", itch);
-        // While lingering, SIGTERM or Ctrl-C ends the linger and the summary is still printed: a test bed can keep the
-        // re-request server up as long as its gateway may need it and stop it once the gateway has the session.
-        try (StopSignal signal = settings.servesRetransmits() && settings.lingerNanos() > 0 ? new StopSignal() : null)
+        // While lingering, SIGTERM or Ctrl-C ends the linger, the summary is still printed and the exit code is 0: a test
+        // bed can keep the re-request server up as long as its gateway may need it and stop it once the gateway has
+        // the session. While the session is being sent the signal ends the JVM after the grace time, as before.
+        final boolean lingers = settings.servesRetransmits() && settings.lingerNanos() > 0;
+        try (StopSignal signal = lingers ? new StopSignal() : null;
+            TerminationTrap ignored = lingers ? new TerminationTrap(signal, STOP_GRACE_SECONDS) : null)
         {
             final SimulationRun run = new SimulationRun(settings, binaryStdout,
                 progressOptions.bar(spec, "messages", settings.simulation().messages()));
