@@ -236,7 +236,7 @@ gateway_is_killed_and_restarts()
 }
 
 # counter NAME FILE: one counter's value from `mdgate stat --json` output.
-counter() { grep -o "\"$1\":[-0-9]*" "$2" | head -n 1 | cut -d: -f2; }
+counter() { grep -o "\"$1\":[-0-9][0-9]*" "$2" | head -n 1 | cut -d: -f2; }
 
 # The session is whole at the (restarted) gateway: it said the session ended after the simulator's last message,
 # lost no exchange message in either run (the killed run's counters are the previous run's file, `--run previous`),
@@ -283,7 +283,7 @@ session_is_sent()
         lost_before=$(counter feed.messages.lost "$MDGATE_RESULTS/counters-of-the-killed-run.json")
         [[ $lost_before == 0 ]] || { echo "the killed gateway had lost ${lost_before:-?} exchange messages"; ok=0; }
         echo "feed.messages.lost: ${lost_before:-?} in the killed run, ${lost:-?} in the restarted one;" \
-            "the restarted one's gaps: $(grep -o '"feed\.gaps\.[a-z_]*":[0-9]*' "$MDGATE_RESULTS/counters-at-session-end.json" | paste -sd' ')" |
+            "the restarted one's gaps: $(grep -o '"feed\.gaps\.\(opened\|filled_by_rerequest\|lost\)":[0-9][0-9]*' "$MDGATE_RESULTS/counters-at-session-end.json" | paste -sd' ')" |
             tee -a "$MDGATE_RESULTS/report.txt"
     fi
     ((ok)) || return 1
@@ -297,7 +297,7 @@ gateway_stops_cleanly()
     local waited=$?
     # What the egress saw of the consumers' connections, for the report whichever way the run went.
     "${mdgate[@]}" stat --config "$work/gateway.toml" --once --json >"$MDGATE_RESULTS/counters-at-end.json" 2>&1
-    grep -o '"egress\.\(consumers[a-z_]*\|connections_[a-z_]*\|timed_out\|rejected\|sessions_disconnected\|recovered_ticks\|consumer\.[a-z0-9]*\.[a-z_]*\)":[-0-9]*' \
+    grep -o '"egress\.\(consumers[a-z_]*\|connections_[a-z_]*\|timed_out\|rejected\|sessions_disconnected\|recovered_ticks\|consumer\.[a-z0-9]*\.[a-z_]*\)":[-0-9][0-9]*' \
         "$MDGATE_RESULTS/counters-at-end.json" | paste -sd' ' | tee -a "$MDGATE_RESULTS/report.txt"
     stop_gateway || { cat "$(gateway_err)"; return 1; }
     local run
