@@ -463,6 +463,8 @@ ring_consumer_is_killed_and_resumes()
     from=${from:-0}
     wait_until 120 "ring1 delivering 500 ticks past sequence $from" \
         eval '[[ $(last_seen ring1) -ge $((from + 500)) ]] 2>/dev/null' || { cat "${consumer_err[ring1]}"; return 1; }
+    local stream_at
+    stream_at=$(last_seen stream1)
     kill -KILL "${consumer_pid[ring1]}"
     wait "${consumer_pid[ring1]}"
     local rc=$? size whole_size last
@@ -479,7 +481,7 @@ ring_consumer_is_killed_and_resumes()
     local first
     first=$(whole_lines "${consumer_out[ring1]}" | head -n 1 | sequences)
     echo "ring1 killed (SIGKILL) at sequence $last, $((size - whole_size)) bytes of a partial line after it" \
-        "(stream1 at $(last_seen stream1)); started again with --resume-from $((last + 1)), delivering from" \
+        "(stream1 at $stream_at); started again with --resume-from $((last + 1)), delivering from" \
         "sequence $first after $((SECONDS - killed_at)) s" | tee -a "$MDGATE_RESULTS/report.txt"
     ((first == last + 1)) || { echo "ring1's second process began at $first, not at $((last + 1))"; return 1; }
 }
