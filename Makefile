@@ -95,7 +95,7 @@ test: setup ## Every test suite: the host's (all tags but softroce), the systemd
 	$(SOFTROCE_RUN) --out $$out || rc=$$?; \
 	if [[ -d $$out ]]; then ln -sfn $$(basename $$out) target/softroce/latest; fi; \
 	deploy/softroce/tests/test-summary.sh $$out $$rc
-	@echo "test: two-host bed (mdgate run over verbs on guest a, consumers on guest b, the link cut mid-stream)"
+	@echo "test: two-host bed (mdgate run over verbs on guest a, consumers on guest b; the link cut, a consumer and the gateway killed mid-stream)"
 	pair=target/softroce-pair/$$(date -u +%Y%m%d-%H%M%S); rc=0; $(SOFTROCE_PAIR_RUN) --out $$pair || rc=$$?; \
 	if [[ -d $$pair ]]; then ln -sfn $$(basename $$pair) target/softroce-pair/latest; fi; exit $$rc
 

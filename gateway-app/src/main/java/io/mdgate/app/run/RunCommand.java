@@ -2,6 +2,7 @@ package io.mdgate.app.run;
 
 import io.mdgate.app.ExitCodes;
 import io.mdgate.app.StopSignal;
+import io.mdgate.app.TerminationTrap;
 import io.mdgate.runtime.CpuPinner;
 import io.mdgate.journal.JournalSpaceException;
 import io.mdgate.runtime.Gateway;
@@ -14,15 +15,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -220,90 +217,6 @@ public final class RunCommand implements Callable<Integer>
                 s.value("feed.gaps.filled_by_other_line", 0) + ", by re-request " +
                 s.value("feed.gaps.filled_by_rerequest", 0) + ", lost " + s.value("feed.gaps.lost", 0) +
                 "; errors " + s.value("gateway.errors", 0);
-        }
-    }
-
-    /**
-     * Turns SIGTERM and SIGINT into {@link StopSignal#stop()} while it is open, so that a signal ends the run like
-     * {@code --duration} does; closing it puts the JVM's own handlers back. A second signal, or a stop still not
-     * finished {@code graceSeconds} after the first, ends the JVM as its own handler would (shutdown hooks, then
-     * exit 128 + the signal's number). Threading: the signals arrive on the JVM's signal thread.
-     */
-    static final class TerminationTrap implements AutoCloseable
-    {
-        private final Map<Signal, SignalHandler> previous = new LinkedHashMap<>();
-        private final StopSignal stop;
-        private final long graceSeconds;
-        private volatile boolean signalled;
-        private volatile boolean closed;
-
-        TerminationTrap(final StopSignal stop, final long graceSeconds)
-        {
-            this.stop = stop;
-            this.graceSeconds = graceSeconds;
-            for (final String name : List.of("TERM", "INT"))
-            {
-                final Signal signal = new Signal(name);
-                try
-                {
-                    previous.put(signal, Signal.handle(signal, this::onSignal));
-                }
-                catch (final IllegalArgumentException reserved)
-                {
-                    // The JVM keeps this signal (e.g. -Xrs): its shutdown hook, StopSignal, still stops the run.
-                }
-            }
-        }
-
-        private void onSignal(final Signal signal)
-        {
-            if (closed)
-            {
-                return;
-            }
-            if (signalled)
-            {
-                exitAsSignalled(signal);
-                return;
-            }
-            signalled = true;
-            stop.stop();
-            final Thread watchdog = new Thread(() -> escalateAfterGrace(signal), "mdgate-stop-watchdog");
-            watchdog.setDaemon(true);
-            watchdog.start();
-        }
-
-        private void escalateAfterGrace(final Signal signal)
-        {
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(graceSeconds);
-            while (!closed && System.nanoTime() < deadline)
-            {
-                try
-                {
-                    Thread.sleep(50);
-                }
-                catch (final InterruptedException ex)
-                {
-                    return;
-                }
-            }
-            exitAsSignalled(signal);
-        }
-
-        /** Ends the JVM as its own handler would have: shutdown hooks, then 128 + the signal's number. */
-        private void exitAsSignalled(final Signal signal)
-        {
-            if (!closed)
-            {
-                Runtime.getRuntime().exit(128 + signal.getNumber());
-            }
-        }
-
-        @Override
-        public void close()
-        {
-            closed = true;
-            previous.forEach(Signal::handle);
         }
     }
 }

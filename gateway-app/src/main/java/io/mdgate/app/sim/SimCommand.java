@@ -5,6 +5,8 @@ import io.mdgate.app.OutputPaths;
 import io.mdgate.app.ProgressOptions;
 import io.mdgate.app.Stdio;
 import io.mdgate.app.StdioArguments;
+import io.mdgate.app.StopSignal;
+import io.mdgate.app.TerminationTrap;
 import io.mdgate.core.mold.MoldUdp64Session;
 import io.mdgate.core.sim.RateProfile;
 import io.mdgate.core.sim.SimulationConfig;
@@ -46,6 +48,9 @@ import java.util.concurrent.TimeUnit;
             "is shown on stderr about once a second." })
 public final class SimCommand implements Callable<Integer>
 {
+    /** How long a SIGTERM may take to end the run: the linger ends at once; a session still being sent does not. */
+    private static final long STOP_GRACE_SECONDS = 5;
+
     @Spec
     CommandSpec spec;
 
@@ -213,7 +218,8 @@ public final class SimCommand implements Callable<Integer>
     int retransmitWindow;
 
     @Option(names = "--linger-ms", paramLabel = "MS", defaultValue = "5000",
-        description = "Keep answering re-requests this long after the session ends (default ${DEFAULT-VALUE}).")
+        description = "Keep answering re-requests this long after the session ends (default ${DEFAULT-VALUE}); " +
+            "SIGTERM or Ctrl-C ends the linger early, the summary still printed.")
     long lingerMillis;
 
     @Option(names = "--session-change-at", paramLabel = "N", defaultValue = "0",
@@ -261,11 +267,22 @@ public final class SimCommand implements Callable<Integer>
         final SimulatorSettings settings = settings();
         OutputPaths.checkFile(spec.commandLine(), "--pcap", pcap);
         OutputPaths.checkFile(spec.commandLine(), "--itch", itch);
-        final SimSummary summary;
-        try
+        // While lingering, SIGTERM or Ctrl-C ends the linger, the summary is still printed and the exit code is 0: a test
+        // bed can keep the re-request server up as long as its gateway may need it and stop it once the gateway has
+        // the session. While the session is being sent the signal ends the JVM after the grace time, as before.
+        final boolean lingers = settings.servesRetransmits() && settings.lingerNanos() > 0;
+        try (StopSignal signal = lingers ? new StopSignal() : null;
+            TerminationTrap ignored = lingers ? new TerminationTrap(signal, STOP_GRACE_SECONDS) : null)
         {
-            summary = new SimulationRun(settings, binaryStdout,
-                progressOptions.bar(spec, "messages", settings.simulation().messages())).run();
+            final SimulationRun run = new SimulationRun(settings, binaryStdout,
+                progressOptions.bar(spec, "messages", settings.simulation().messages()));
+            if (null != signal)
+            {
+                run.lingerWhile(signal::running);
+            }
+            final SimSummary summary = run.run();
+            final boolean dataOnStdout = StdioArguments.isDash(pcap) || StdioArguments.isDash(itch);
+            printSummary(summary, dataOnStdout);
         }
         catch (final UncheckedIOException | IllegalArgumentException ex)
         {
@@ -273,12 +290,15 @@ public final class SimCommand implements Callable<Integer>
                 FailureReasons.describe(io) : ex.getMessage()));
             return 1;
         }
-        // A pcap or ITCH file on stdout is the data there; the summary then goes to stderr.
-        final boolean dataOnStdout = StdioArguments.isDash(pcap) || StdioArguments.isDash(itch);
+        return 0;
+    }
+
+    /** A pcap or ITCH file on stdout is the data there; the summary then goes to stderr. */
+    private void printSummary(final SimSummary summary, final boolean dataOnStdout)
+    {
         final PrintWriter out = dataOnStdout ? spec.commandLine().getErr() : spec.commandLine().getOut();
         out.print(json ? summary.toJson() + System.lineSeparator() : summary.toText());
         out.flush();
-        return 0;
     }
 
     /** @return the settings, checked; refuses bad ones with a message saying what would be right. */

@@ -17,6 +17,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -46,6 +47,7 @@ public final class SimulationRun
     private RetransmitServer server;
     private long messagesFramed;
     private volatile int retransmitPort = -1;
+    private BooleanSupplier lingering = () -> true;
 
     public SimulationRun(final SimulatorSettings settings)
     {
@@ -62,6 +64,17 @@ public final class SimulationRun
         this.settings = settings;
         this.stdout = stdout;
         this.progress = progress;
+    }
+
+    /**
+     * @param lingering asked while lingering; false ends the linger early (a stop signal), so that a run with a
+     *                  long linger can be ended once its receiver has what it asked for. Set before {@link #run()}.
+     * @return this run.
+     */
+    public SimulationRun lingerWhile(final BooleanSupplier lingering)
+    {
+        this.lingering = lingering;
+        return this;
     }
 
     /** @return the port the re-request server listens on once it started, -1 before or without one. */
@@ -260,7 +273,8 @@ public final class SimulationRun
 
     /**
      * Answers re-requests for the linger time, repeating the end-of-session packet on both lines every heartbeat
-     * interval meanwhile, so that a receiver that lost the tail of the session learns of it and can ask for it.
+     * interval meanwhile, so that a receiver that lost the tail of the session learns of it and can ask for it. Ends
+     * early when {@link #lingerWhile} says so.
      */
     private void linger(final MoldUdp64Framer framer, final LaggedLineOutput lagged, final long endTimestamp)
     {
@@ -272,7 +286,7 @@ public final class SimulationRun
         final long deadline = start + settings.lingerNanos();
         long nextEnd = start + settings.heartbeatNanos();
         long now;
-        while ((now = System.nanoTime()) - deadline < 0)
+        while ((now = System.nanoTime()) - deadline < 0 && lingering.getAsBoolean())
         {
             if (now - nextEnd >= 0)
             {

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code mdgate run} in a child JVM, as the launcher starts it, stopped by a signal sent to its PID the way
  * {@code systemctl stop} (SIGTERM) and Ctrl-C (SIGINT) do: it must stop cleanly and exit 0.
  */
-class RunSignalTest
+public class RunSignalTest
 {
     @TempDir
     Path dir;
@@ -115,7 +115,7 @@ class RunSignalTest
     }
 
     /** @return the launcher's command line: this JVM's flags and class path, {@link Main}, the arguments. */
-    static List<String> command(final String... args)
+    public static List<String> command(final String... args)
     {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

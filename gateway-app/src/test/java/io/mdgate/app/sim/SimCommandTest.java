@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -344,5 +345,46 @@ class SimCommandTest
         assertTrue(jsonNumber(retransmit, "answered") >= 1, retransmit);
         assertTrue(jsonNumber(retransmit, "limited") >= 1, retransmit);
         assertEquals(7, jsonNumber(retransmit, "answerLimit"));
+    }
+
+    @Test
+    void shouldEndALongLingerWhenAskedAndStillSummarize() throws Exception
+    {
+        final SimCommand command = new SimCommand();
+        new CommandLine(command).parseArgs("--messages", "2000", "--seed", "8", "--instruments", "10",
+            "--session", "LINGERS", "--serve-retransmits", "0", "--linger-ms", "600000", "--json");
+        final AtomicBoolean lingering = new AtomicBoolean(true);
+        final SimulationRun run = new SimulationRun(command.settings()).lingerWhile(lingering::get);
+        final long started = System.nanoTime();
+        final CompletableFuture<SimSummary> summary = CompletableFuture.supplyAsync(run::run);
+
+        final UnsafeBuffer request = new UnsafeBuffer(new byte[MoldUdp64RequestFlyweight.LENGTH]);
+        new MoldUdp64RequestFlyweight().wrap(request, 0).session(MoldUdp64Session.of("LINGERS"))
+            .sequenceNumber(1_990).requestedCount(5);
+        boolean answered = false;
+        try (DatagramChannel client = DatagramChannel.open())
+        {
+            client.bind(new InetSocketAddress("127.0.0.1", 0));
+            client.configureBlocking(false);
+            final ByteBuffer received = ByteBuffer.allocate(2_048);
+            for (int attempt = 0; attempt < 1_000 && !answered && !summary.isDone(); attempt++)
+            {
+                final int port = run.retransmitPort();
+                if (port > 0)
+                {
+                    client.send(ByteBuffer.wrap(request.byteArray()), new InetSocketAddress("127.0.0.1", port));
+                }
+                Thread.sleep(20);
+                answered = null != client.receive(received);
+            }
+        }
+        assertTrue(answered, "the re-request server answered nothing while lingering");
+        assertTrue(!summary.isDone(), "the run ended before it was asked to, in a linger of 600 s");
+
+        lingering.set(false);
+        final SimSummary result = summary.get(30, TimeUnit.SECONDS);
+        assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(120), "the linger was not ended early");
+        assertEquals(2_000, result.lastSequence());
+        assertTrue(result.retransmit().answered() >= 1, result.toJson());
     }
 }
