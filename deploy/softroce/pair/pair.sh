@@ -180,11 +180,36 @@ start_gateway()
     grep "running on" "$err" || { cat "$err"; return 1; }
 }
 
+# The gateway's registered rings go on 2 MiB pages ([egress] hugepages = "auto", the default) when the host has
+# free ones: this guest reserves them before the first start (the killed gateway's come back with its process).
+hugepages_before=
+reserve_hugepages()
+{
+    hugepages_before=$(cat /proc/sys/vm/nr_hugepages)
+    echo "${MDGATE_PAIR_HUGEPAGES:-160}" >/proc/sys/vm/nr_hugepages
+    free_hugepages_before_gateway=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages)
+}
+free_hugepages_before_gateway=0
+
 gateway_runs()
 {
     gateway_config >"$work/gateway.toml"
+    reserve_hugepages
     start_gateway || { give_up; return 1; }
     touch "$ex/gateway-up"
+}
+
+# The gateway's rings are on hugepages: it took some of the free ones and counted no region on regular pages.
+gateway_rings_are_on_hugepages()
+{
+    local free taken json fallbacks
+    free=$(cat /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages)
+    taken=$((free_hugepages_before_gateway - free))
+    json=$("${mdgate[@]}" stat --config "$work/gateway.toml" --once --json) || { echo "$json"; return 1; }
+    fallbacks=$(grep -o '"egress.hugepage_fallbacks":[0-9]*' <<<"$json" | head -n 1 | cut -d: -f2)
+    echo "the gateway took $taken of $free_hugepages_before_gateway free 2 MiB pages; egress.hugepage_fallbacks $fallbacks" |
+        tee -a "$MDGATE_RESULTS/report.txt"
+    ((taken > 0)) && [[ $fallbacks == 0 ]]
 }
 
 # The simulator runs in the background: with the kills it lingers (up to MDGATE_PAIR_LINGER_SECONDS) serving
@@ -327,10 +352,11 @@ restarted_gateway_welcomed_both()
 
 role_gateway()
 {
-    trap 'stop_gateway; [[ -n $sim_pid ]] && kill -KILL "$sim_pid" 2>/dev/null; ip netns del sim 2>/dev/null; touch "$ex/abort"' EXIT
+    trap 'stop_gateway; [[ -n $sim_pid ]] && kill -KILL "$sim_pid" 2>/dev/null; ip netns del sim 2>/dev/null; [[ -n $hugepages_before ]] && echo "$hugepages_before" >/proc/sys/vm/nr_hugepages; touch "$ex/abort"' EXIT
     report_begin softroce.pair.gateway
     check sim_namespace_is_set_up sim_namespace
     check mdgate_run_starts_over_verbs gateway_runs
+    check the_gateways_registered_rings_are_on_hugepages gateway_rings_are_on_hugepages
     check the_simulator_starts sim_starts
     if ((kills)); then
         check the_gateway_is_killed_mid_stream_and_resumes_from_its_journal gateway_is_killed_and_restarts
