@@ -77,6 +77,43 @@ public final class ItchMessageDecoder
 
         switch (type)
         {
+            case 'A':
+                addOrder.wrap(buffer, offset);
+                handler.onAddOrder(addOrder);
+                break;
+            case 'D':
+                orderDelete.wrap(buffer, offset);
+                handler.onOrderDelete(orderDelete);
+                break;
+            case 'U':
+                orderReplace.wrap(buffer, offset);
+                handler.onOrderReplace(orderReplace);
+                break;
+            case 'E':
+                orderExecuted.wrap(buffer, offset);
+                handler.onOrderExecuted(orderExecuted);
+                break;
+            case 'X':
+                orderCancel.wrap(buffer, offset);
+                handler.onOrderCancel(orderCancel);
+                break;
+            default:
+                return decodeOther(type, buffer, offset, handler);
+        }
+        decodedCount++;
+        return OK;
+    }
+
+    /**
+     * Every type but the five order events that make up most of a day. Kept out of {@link #decode} so that its
+     * bytecode stays small enough for the JIT to inline it into the caller's loop (HotSpot inlines a hot call of up
+     * to 325 bytes; the whole switch was 840), which lets a handler's field reads be compiled with the caller's work.
+     */
+    private int decodeOther(
+        final byte type, final DirectBuffer buffer, final int offset, final ItchMessageHandler handler)
+    {
+        switch (type)
+        {
             case 'S':
                 systemEvent.wrap(buffer, offset);
                 handler.onSystemEvent(systemEvent);
@@ -117,33 +154,13 @@ public final class ItchMessageDecoder
                 operationalHalt.wrap(buffer, offset);
                 handler.onOperationalHalt(operationalHalt);
                 break;
-            case 'A':
-                addOrder.wrap(buffer, offset);
-                handler.onAddOrder(addOrder);
-                break;
             case 'F':
                 addOrderMpid.wrap(buffer, offset);
                 handler.onAddOrderMpid(addOrderMpid);
                 break;
-            case 'E':
-                orderExecuted.wrap(buffer, offset);
-                handler.onOrderExecuted(orderExecuted);
-                break;
             case 'C':
                 orderExecutedWithPrice.wrap(buffer, offset);
                 handler.onOrderExecutedWithPrice(orderExecutedWithPrice);
-                break;
-            case 'X':
-                orderCancel.wrap(buffer, offset);
-                handler.onOrderCancel(orderCancel);
-                break;
-            case 'D':
-                orderDelete.wrap(buffer, offset);
-                handler.onOrderDelete(orderDelete);
-                break;
-            case 'U':
-                orderReplace.wrap(buffer, offset);
-                handler.onOrderReplace(orderReplace);
                 break;
             case 'P':
                 trade.wrap(buffer, offset);
