@@ -60,7 +60,8 @@ ratio()
 }
 
 # side LABEL NAME_A NAME_B METRIC UNIT: two of the project's own figures of the same run side by side, A / B
-# (hugepage-backed over regular registered memory). A figure, not a check.
+# (DiSNI's RC path over the project's own library; hugepage-backed over regular registered memory). A figure, not a
+# check: whichever is faster, both stay checked against perftest above.
 side()
 {
     local label=$1 a=$2 b=$3 metric=$4 unit=$5 va vb value
@@ -78,11 +79,16 @@ printf 'ratio\tproject\tperftest\tunit\tproject_over_perftest\n' >"$out_tsv"
 echo "project / perftest, 64-byte messages, same guest run ($verbs_tsv vs $perftest_tsv)"
 report_begin softroce.ratios
 check ring_write_rate_at_least_${ring_write_rate_floor}_of_ib_write_bw ratio ring-write-msgs_per_s ring-write msgs_per_s ib_write_bw client_msgs_per_s 1 msg/s higher "$ring_write_rate_floor"
+check ring_write_native_rate_at_least_${ring_write_rate_floor}_of_ib_write_bw ratio ring-write-native-msgs_per_s ring-write-native msgs_per_s ib_write_bw client_msgs_per_s 1 msg/s higher "$ring_write_rate_floor"
 check ud_multicast_rate_at_least_${ud_multicast_rate_floor}_of_ib_send_bw_ud ratio ud-multicast-msgs_per_s ud-multicast msgs_per_s ib_send_bw server_msgs_per_s 1 msg/s higher "$ud_multicast_rate_floor"
 # Figures, not checks (see the top of this file); a missing figure still fails the rate checks above.
 ratio ring-write-p50 ring-write p50_ns ib_write_lat t_typical_us 1000 ns lower || true
 ratio ring-write-p99 ring-write p99_ns ib_write_lat p99_us 1000 ns lower || true
 ratio ring-write-p99.9 ring-write p999_ns ib_write_lat p99.9_us 1000 ns lower || true
+echo "the RC path, DiSNI / the project's own library (rate: above 1 DiSNI is faster; latency: below 1)"
+for metric in msgs_per_s p50_ns p99_ns p999_ns; do
+    side "ring-write-disni-over-native-$metric" ring-write ring-write-native "$metric" "${metric#*_}" || true
+done
 if [[ -n $(verbs_value ring-write-spread-huge msgs_per_s) ]]; then
     echo "64 MiB ring, 2 MiB pages / regular pages"
     for metric in msgs_per_s p50_ns p99_ns p999_ns; do

@@ -2,10 +2,11 @@
 # Guest step: the project's verbs benchmark on rxe0, io.mdgate.egress.transport.verbs.VerbsBenchmark from the
 # project's jars, run as `VerbsBenchmark --device $RXE_DEV --seconds N`. It prints one line per measurement:
 #   RESULT name=ring-write size=64 msgs_per_s=... p50_ns=... p99_ns=... p999_ns=...
-#   RESULT name=ring-write-spread size=64 ...   RESULT name=ring-write-spread-huge size=64 ...
+#   RESULT name=ring-write-native size=64 ...   RESULT name=ring-write-spread[-huge] size=64 ...
 #   RESULT name=ud-multicast size=64 msgs_per_s=...
-# (ring-write: RDMA Writes of 64-byte ticks into a peer's ring over RC, through DiSNI as in the product; the
-# spread pair: the same over a 64 MiB ring on regular and on 2 MiB pages (--hugepages); ud-multicast: UD sends of 64-byte messages to the group, received by a second QP). The figures go to $MDGATE_RESULTS/verbs.tsv (for
+# (ring-write: RDMA Writes of 64-byte ticks into a peer's ring over RC through DiSNI, the product's default;
+# ring-write-native: the same through the project's own library; the spread pair: a 64 MiB ring on regular and
+# on 2 MiB pages (--hugepages); ud-multicast: UD sends of 64-byte messages to the group, received by a second QP). The figures go to $MDGATE_RESULTS/verbs.tsv (for
 # ratios.sh) and report.txt. No class, no run or a missing figure fails the step: there are no stand-in
 # numbers.
 # shellcheck source=deploy/softroce/guest/report.sh
@@ -103,6 +104,7 @@ report_begin softroce.verbs-bench
 if check verbs_benchmark_class_is_in_the_project_jars class_present; then
     check verbs_benchmark_runs_on_rxe0 run_benchmark
     check ring_write_64_bytes_has_rate_and_latency has_figures ring-write msgs_per_s p50_ns p99_ns p999_ns
+    check ring_write_native_64_bytes_has_rate_and_latency has_figures ring-write-native msgs_per_s p50_ns p99_ns p999_ns
     check the_guest_reserved_33_free_hugepages_for_the_comparison test "${#huge_flag[@]}" -gt 0
     if ((${#huge_flag[@]} > 0)); then
         check ring_write_spread_has_rate_and_latency has_figures ring-write-spread msgs_per_s p50_ns p99_ns p999_ns

@@ -1,9 +1,11 @@
 /*
- * Send and receive queues of the UD multicast queue pairs (the RC control connections run on DiSNI).
+ * Send and receive queues shared by the RC control connections and the UD multicast queue pairs.
  *
  * Send side: a post either puts the payload inline in the work request (up to the QP's max_inline_data), or
- * copies it into the queue's own registered byte ring (up to MDG_BOUNCE_MAX; a datagram is at most one MTU), so
- * a datagram never depends on the caller's buffer after the call. Only every few work requests is signaled
+ * copies it into the queue's own registered byte ring (up to MDG_BOUNCE_MAX), or, for larger writes, points at
+ * the caller's registered memory. So small control messages, 8-byte position writes and table updates never
+ * depend on the caller's buffer after the call; large ring writes are zero-copy and their source must stay
+ * unchanged until completion (the transport interface's contract). Only every few work requests is signaled
  * (selective signaling); completions of one send queue arrive in posting order, so one signaled completion
  * frees the ring bytes of every request before it.
  */

@@ -285,6 +285,36 @@ static jint device_close0(JNIEnv *env, jclass clazz, jlong handle)
     return -result;
 }
 
+/* Registers [address, address + length); keys: [0] lkey, [1] rkey. Returns a handle or -errno. */
+static jlong reg_mr0(JNIEnv *env, jclass clazz, jlong handle, jlong address, jlong length, jboolean remote_write,
+    jintArray keys)
+{
+    (void)clazz;
+    struct mdg_dev *dev = (struct mdg_dev *)(uintptr_t)handle;
+    int access = IBV_ACCESS_LOCAL_WRITE;
+    if (remote_write)
+    {
+        access |= IBV_ACCESS_REMOTE_WRITE;
+    }
+    struct ibv_mr *mr = ibv_reg_mr(dev->pd, (void *)(uintptr_t)address, (size_t)length, access);
+    if (mr == NULL)
+    {
+        const int err = errno != 0 ? errno : ENOMEM;
+        mdg_set_error("ibv_reg_mr of %lld bytes: %s", (long long)length, strerror(err));
+        return -err;
+    }
+    const jint values[] = { (jint)mr->lkey, (jint)mr->rkey };
+    (*env)->SetIntArrayRegion(env, keys, 0, 2, values);
+    return (jlong)(uintptr_t)mr;
+}
+
+static jint dereg_mr0(JNIEnv *env, jclass clazz, jlong handle)
+{
+    (void)env;
+    (void)clazz;
+    return -ibv_dereg_mr((struct ibv_mr *)(uintptr_t)handle);
+}
+
 /* The device's verbs context, as librdmacm holds it: what another verbs library's id on this device must share. */
 static jlong device_context0(JNIEnv *env, jclass clazz, jlong handle)
 {
@@ -329,6 +359,8 @@ static const JNINativeMethod device_methods[] = {
     { "memlockLimit0", "()J", (void *)memlock_limit0 },
     { "deviceOpen0", "(Ljava/lang/String;I[I)J", (void *)device_open0 },
     { "deviceClose0", "(J)I", (void *)device_close0 },
+    { "regMr0", "(JJJZ[I)J", (void *)reg_mr0 },
+    { "deregMr0", "(J)I", (void *)dereg_mr0 },
     { "deviceContext0", "(J)J", (void *)device_context0 },
     { "mapHuge0", "(J)J", (void *)map_huge0 },
     { "unmap0", "(JJ)I", (void *)unmap0 },
@@ -349,7 +381,7 @@ JNIEXPORT jint JNI_OnLoad(JavaVM *vm, void *reserved)
     {
         return JNI_ERR;
     }
-    const struct mdg_natives *tables[] = { &mdg_device_natives, &mdg_ud_natives };
+    const struct mdg_natives *tables[] = { &mdg_device_natives, &mdg_rc_natives, &mdg_ud_natives };
     jint registered = JNI_OK;
     for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && registered == JNI_OK; i++)
     {

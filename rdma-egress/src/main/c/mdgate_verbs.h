@@ -109,6 +109,7 @@ void mdg_rq_destroy(struct mdg_rq *rq);
 int mdg_rq_poll(struct mdg_rq *rq, uint8_t *dst, uint32_t capacity, int limit, uint32_t skip);
 
 extern const struct mdg_natives mdg_device_natives;
+extern const struct mdg_natives mdg_rc_natives;
 extern const struct mdg_natives mdg_ud_natives;
 
 #endif

@@ -56,6 +56,7 @@ final class EgressTransports
             .device(egress.rdmaDevice().isEmpty() ? null : egress.rdmaDevice())
             .controlAddress(egress.rdmaAddress())
             .mtu(egress.mtu())
+            .rc(egress.rdmaRc())
             .hugepages(egress.hugepages())
             .hugepageFallbackCounter(hugepageFallbacks);
         try

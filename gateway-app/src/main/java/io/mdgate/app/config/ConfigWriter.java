@@ -95,6 +95,7 @@ public final class ConfigWriter
         }
         key(toml, "rdma_device", config.egress().rdmaDevice());
         key(toml, "rdma_address", config.egress().rdmaAddress());
+        key(toml, "rdma_rc", config.egress().rdmaRc().toString());
         for (final Consumer consumer : config.egress().consumers())
         {
             toml.append("\n[[egress.consumers]]\n");

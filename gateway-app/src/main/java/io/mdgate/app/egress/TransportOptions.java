@@ -42,6 +42,11 @@ public final class TransportOptions
             "local end of the control connection for consume).")
     String rdmaLocal;
 
+    @Option(names = "--rdma-rc", paramLabel = "LIBRARY", defaultValue = "disni",
+        description = "verbs: the library of the RC path (control connection, ring and table writes): disni " +
+            "(default) or native (the project's own); the multicast stream always uses the project's own.")
+    String rdmaRc;
+
     @Option(names = "--shm-dir", paramLabel = "DIR", defaultValue = "/dev/shm",
         description = "Directory of the shm files and control socket (default ${DEFAULT-VALUE}).")
     Path shmDirectory;
@@ -93,7 +98,7 @@ public final class TransportOptions
         try
         {
             final VerbsContext context = new VerbsContext().device(rdmaDevice).controlAddress(rdmaAddress)
-                .multicastGroup(rdmaGroup).localAddress(rdmaLocal).mtu(mtu);
+                .multicastGroup(rdmaGroup).localAddress(rdmaLocal).mtu(mtu).rc(VerbsContext.Rc.of(rdmaRc));
             return new VerbsTransport(context);
         }
         catch (final IllegalArgumentException ex)

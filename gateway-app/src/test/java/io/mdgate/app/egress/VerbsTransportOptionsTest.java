@@ -79,4 +79,15 @@ class VerbsTransportOptionsTest
             "--all"));
         assertTrue(err.toString().contains("--transport must be shm or verbs"), err.toString());
     }
+
+    @Test
+    void shouldRefuseAnUnknownRcLibraryNamingBothChoicesBeforeOpeningAnything()
+    {
+        final StringWriter err = new StringWriter();
+        assertEquals(2, run(new ConsumeCommand(), err, "--transport", "verbs", "--rdma-address", "10.77.0.1:7471",
+            "--rdma-rc", "ibverbs", "--consumer", "a", "--token", "b", "--all"));
+        final String first = err.toString().lines().findFirst().orElse("");
+        assertTrue(first.contains("\"disni\"") && first.contains("\"native\"") && first.contains("ibverbs"),
+            err.toString());
+    }
 }

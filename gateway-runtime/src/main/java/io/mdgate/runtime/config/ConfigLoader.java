@@ -9,6 +9,7 @@ import io.mdgate.core.book.BookContext;
 import io.mdgate.core.tick.Normalizer;
 import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.transport.shm.HugepageMode;
+import io.mdgate.egress.transport.verbs.VerbsContext;
 import io.mdgate.journal.JournalContext;
 import io.mdgate.journal.JournalRollCycle;
 import io.mdgate.runtime.counters.RunFiles;
@@ -462,7 +463,7 @@ public final class ConfigLoader
     private static Egress egress(final TableReader table, final String name)
     {
         table.refuseUnknownKeys(Set.of("transport", "shm_dir", "instance", "shm_group", "mtu", "rdma_device",
-            "rdma_address", "consumers", "order_snapshots", "snapshot_ticks", "snapshot_records_per_cycle", "hugepages",
+            "rdma_address", "rdma_rc", "consumers", "order_snapshots", "snapshot_ticks", "snapshot_records_per_cycle", "hugepages",
             "hugepage_dir"));
         final Transport transport = table.parsed("transport", "shm", ConfigLoader::transport, Transport.SHM);
         final Path shmDir = path(table, "shm_dir", "/dev/shm");
@@ -502,7 +503,8 @@ public final class ConfigLoader
             PublisherContext.MIN_SNAPSHOT_TICKS, PublisherContext.MAX_SNAPSHOT_TICKS);
         final long snapshotRecordsPerCycle = table.integer("snapshot_records_per_cycle",
             PublisherContext.DEFAULT_SNAPSHOT_RECORDS_PER_CYCLE, 1, PublisherContext.MAX_SNAPSHOT_RECORDS_PER_CYCLE);
-        return new Egress(transport, shmDir, instance, shmGroup, mtu, rdmaDevice, rdmaAddress, consumers,
+        final VerbsContext.Rc rdmaRc = table.parsed("rdma_rc", "disni", VerbsContext.Rc::of, VerbsContext.Rc.DISNI);
+        return new Egress(transport, shmDir, instance, shmGroup, mtu, rdmaDevice, rdmaAddress, rdmaRc, consumers,
             orderSnapshots, (int)snapshotTicks, (int)snapshotRecordsPerCycle,
             table.parsed("hugepages", "auto", HugepageMode::of, HugepageMode.AUTO),
             table.has("hugepage_dir") ? path(table, "hugepage_dir", "") : null);

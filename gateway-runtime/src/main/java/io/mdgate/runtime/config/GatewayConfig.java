@@ -1,6 +1,7 @@
 package io.mdgate.runtime.config;
 
 import io.mdgate.egress.transport.shm.HugepageMode;
+import io.mdgate.egress.transport.verbs.VerbsContext;
 import io.mdgate.journal.JournalRollCycle;
 
 import java.net.Inet4Address;
@@ -318,6 +319,7 @@ public record GatewayConfig(
      * @param mtu         largest multicast datagram in bytes.
      * @param rdmaDevice  verbs: the RDMA device, e.g. {@code rxe0} ({@code rdma_device}); empty when unused.
      * @param rdmaAddress verbs: the address to listen on ({@code rdma_address}); empty when unused.
+     * @param rdmaRc      verbs: the library of the RC path, DiSNI or the project's own ({@code rdma_rc}).
      * @param consumers   the consumers allowed to connect.
      * @param orderSnapshots whether the egress keeps a mirror of the books so late joiners' snapshots carry the live
      *                       orders ({@code order_snapshots}).
@@ -338,6 +340,7 @@ public record GatewayConfig(
         int mtu,
         String rdmaDevice,
         String rdmaAddress,
+        VerbsContext.Rc rdmaRc,
         List<Consumer> consumers,
         boolean orderSnapshots,
         int snapshotTicks,
@@ -353,6 +356,7 @@ public record GatewayConfig(
             Objects.requireNonNull(shmGroup, "shmGroup");
             Objects.requireNonNull(rdmaDevice, "rdmaDevice");
             Objects.requireNonNull(rdmaAddress, "rdmaAddress");
+            Objects.requireNonNull(rdmaRc, "rdmaRc");
             Objects.requireNonNull(hugepages, "hugepages");
             consumers = List.copyOf(consumers);
         }

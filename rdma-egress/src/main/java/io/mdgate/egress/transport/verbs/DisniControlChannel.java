@@ -26,9 +26,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A control connection on the DiSNI path: an RC queue pair that RDMA-CM set up through DiSNI's {@link RdmaCmId},
  * with its own send and receive completion queues, a {@link DisniSendQueue} (SENDs and RDMA Writes through
- * pre-built {@code SVCPostSend} calls) and a {@link DisniReceiveQueue}. {@link #offer} copies or inlines, so the
- * caller's buffer is free on return; a peer that stops reading makes the sender retry (RNR, for ever) and then
- * back-pressure, never lose a message.
+ * pre-built {@code SVCPostSend} calls) and a {@link DisniReceiveQueue}. Same contract as the project's own
+ * library's connection: {@link #offer} copies or inlines, so the caller's buffer is free on return; a peer that
+ * stops reading makes the sender retry (RNR, for ever) and then back-pressure, never lose a message.
  * <p>
  * A disconnect is noticed from RDMA-CM events: a consumer's connection has its own event channel, checked at most
  * every {@link #EVENT_CHECK_NANOS} by {@link #poll} (DiSNI's event call costs a small allocation, so not every
@@ -324,14 +324,14 @@ final class DisniControlChannel implements ControlChannel, VerbsResource
     }
 
     /** An RDMA Write from registered memory; see {@link DisniRemoteRegion}. */
-    int write(final DisniRegion source, final int sourceOffset, final int length, final long remoteAddress,
-        final int rkey)
+    int write(final RegisteredMemory source, final DirectBuffer bytes, final int sourceOffset, final int length,
+        final long remoteAddress, final int rkey)
     {
         if (!connected || closed)
         {
             return TransportResult.NOT_CONNECTED;
         }
-        return onResult(sends.write(source.buffer(), sourceOffset, length, source.lkey(), remoteAddress, rkey));
+        return onResult(sends.write(bytes, sourceOffset, length, source.lkey(), remoteAddress, rkey));
     }
 
     /** An inline 8-byte RDMA Write of {@code value}. */

@@ -17,7 +17,7 @@ import java.io.IOException;
  * <p>
  * Threading: see {@link MemoryRegion}.
  */
-final class DisniRegion implements MemoryRegion, VerbsResource
+final class DisniRegion implements MemoryRegion, VerbsResource, RegisteredMemory
 {
     private final RegionMemory memory;
     private final UnsafeBuffer buffer;
@@ -82,12 +82,14 @@ final class DisniRegion implements MemoryRegion, VerbsResource
         return remoteKey;
     }
 
-    long address()
+    @Override
+    public long address()
     {
         return buffer.addressOffset();
     }
 
-    int lkey()
+    @Override
+    public int lkey()
     {
         return mr.getLkey();
     }

@@ -46,7 +46,7 @@ final class DisniRemoteRegion implements RemoteRegion, VerbsResource
         {
             return TransportResult.OUT_OF_BOUNDS;
         }
-        return channel.write((DisniRegion)source, sourceOffset, length,
+        return channel.write((RegisteredMemory)source, source.buffer(), sourceOffset, length,
             key.address() + remoteOffset, key.key());
     }
 

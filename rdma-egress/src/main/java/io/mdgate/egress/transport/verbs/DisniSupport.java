@@ -35,7 +35,7 @@ final class DisniSupport
             final Throwable cause = null != ex.getCause() ? ex.getCause() : ex;
             return "DiSNI's native library libdisni.so cannot be loaded (" + cause.getMessage() + "): put the " +
                 "directory holding it on java.library.path (the installation's native/, rdma-egress/target/native " +
-                "in a build: -Djava.library.path=DIR)";
+                "in a build), or choose the project's own RC library with rdma_rc = \"native\" (--rdma-rc native)";
         }
     }
 

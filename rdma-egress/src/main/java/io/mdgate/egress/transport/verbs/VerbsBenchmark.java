@@ -26,6 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       Latency as {@code ib_write_lat} reports it: half the round trip of a write answered by a write from the
  *       peer; rate as {@code ib_write_bw}: writes posted back to back, counted once the last one is visible in the
  *       peer's memory.</li>
+ *   <li>{@code ring-write-native}: the same over the project's own RC library instead of DiSNI (the default), in
+ *       the same run, so that the two implementations of the RC path stand side by side.</li>
  *   <li>{@code ring-write-spread} and {@code ring-write-spread-huge} (with {@code --hugepages}): the same writes
  *       spread over a 64 MiB ring, on regular pages and then on 2 MiB pages (the host must have 32 free), to
  *       show what hugepage-backed registered memory changes.</li>
@@ -130,20 +132,21 @@ public final class VerbsBenchmark
 
     void run()
     {
-        ringWrite("ring-write", HugepageMode.OFF, SLOTS);
+        ringWrite("ring-write", VerbsContext.Rc.DISNI, HugepageMode.OFF, SLOTS);
+        ringWrite("ring-write-native", VerbsContext.Rc.NATIVE, HugepageMode.OFF, SLOTS);
         if (hugepages)
         {
-            ringWrite("ring-write-spread", HugepageMode.OFF, SPREAD_SLOTS);
-            ringWrite("ring-write-spread-huge", HugepageMode.REQUIRED, SPREAD_SLOTS);
+            ringWrite("ring-write-spread", VerbsContext.Rc.DISNI, HugepageMode.OFF, SPREAD_SLOTS);
+            ringWrite("ring-write-spread-huge", VerbsContext.Rc.DISNI, HugepageMode.REQUIRED, SPREAD_SLOTS);
         }
         udMulticast();
     }
 
-    private void ringWrite(final String name, final HugepageMode pages, final int slots)
+    private void ringWrite(final String name, final VerbsContext.Rc rc, final HugepageMode pages, final int slots)
     {
         final int markerOffset = slots * SIZE;
-        try (VerbsTransport server = new VerbsTransport(copy(context));
-            VerbsTransport client = new VerbsTransport(copy(context).hugepages(pages)))
+        try (VerbsTransport server = new VerbsTransport(copy(context).rc(rc));
+            VerbsTransport client = new VerbsTransport(copy(context).rc(rc).hugepages(pages)))
         {
             final ControlServer listener = server.bindControl();
             final CompletableFuture<ControlChannel> connecting =
@@ -172,8 +175,8 @@ public final class VerbsBenchmark
             out.printf(Locale.ROOT, "RESULT name=%s size=%d msgs_per_s=%d p50_ns=%d p99_ns=%d p999_ns=%d%n",
                 name, SIZE, Math.round(perSecond), latency.getValueAtPercentile(50), latency.getValueAtPercentile(99),
                 latency.getValueAtPercentile(99.9));
-            out.printf(Locale.ROOT, "INFO name=%s ring_bytes=%d hugepage_fallbacks=%d round_trips=%d " +
-                "min_ns=%d max_ns=%d writes=%d write_seconds=%.3f%n", name, markerOffset + SIZE,
+            out.printf(Locale.ROOT, "INFO name=%s rc=%s ring_bytes=%d hugepage_fallbacks=%d round_trips=%d " +
+                "min_ns=%d max_ns=%d writes=%d write_seconds=%.3f%n", name, rc, markerOffset + SIZE,
                 client.hugepageFallbacks(), sent, latency.getMinValue(), latency.getMaxValue(), rate[0],
                 rate[1] / 1e9);
         }
@@ -182,7 +185,8 @@ public final class VerbsBenchmark
     private static VerbsContext copy(final VerbsContext context)
     {
         return new VerbsContext().device(context.device()).controlAddress(context.controlAddress())
-            .multicastGroup(context.multicastGroup()).setupTimeoutMillis(context.setupTimeoutMillis());
+            .multicastGroup(context.multicastGroup()).setupTimeoutMillis(context.setupTimeoutMillis())
+            .rc(context.rc());
     }
 
     /** ib_write_lat's measure: each write of sequence n is answered by the peer writing n back; half the RTT. */

@@ -28,6 +28,9 @@ import java.util.concurrent.TimeUnit;
  *   <tr><td>streamReceiveBuffers</td><td>2048</td><td>receives posted per multicast subscription</td></tr>
  *   <tr><td>sendRingBytes</td><td>1 MiB</td><td>registered bytes per send queue for copied payloads</td></tr>
  *   <tr><td>setupTimeoutMillis</td><td>5000</td><td>bound of every RDMA-CM step (resolve, route, join)</td></tr>
+ *   <tr><td>rc</td><td>{@link Rc#DISNI}</td><td>which library drives the RC control connections and RDMA Writes:
+ *       DiSNI's Java verbs API, or the project's own {@code libmdgate-verbs}; UD multicast is always the latter's
+ *       (DiSNI cannot express address handles or group joins)</td></tr>
  *   <tr><td>hugepages</td><td>OFF</td><td>registered regions of 1 MiB and more on 2 MiB pages: AUTO when the host
  *       has them free (else regular pages, counted and warned once), REQUIRED or refuse, OFF</td></tr>
  *   <tr><td>hugepageFallbackCounter</td><td>none</td><td>counts regions put on regular pages despite AUTO</td></tr>
@@ -39,6 +42,38 @@ import java.util.concurrent.TimeUnit;
 public final class VerbsContext
 {
     public static final int DEFAULT_MTU = 4096;
+
+    /** The library of the RC path (control connections and RDMA Writes). */
+    public enum Rc
+    {
+        /** DiSNI's verbs API ({@code RdmaCmId}, {@code IbvPd}, {@code IbvMr}, {@code IbvQP}, stateful calls). */
+        DISNI,
+        /** The project's own JNI library, {@code libmdgate-verbs}: one native call per post or poll. */
+        NATIVE;
+
+        /**
+         * @return the library named {@code disni} or {@code native}.
+         * @throws IllegalArgumentException for anything else, saying what would be right.
+         */
+        public static Rc of(final String text)
+        {
+            for (final Rc rc : values())
+            {
+                if (rc.name().equalsIgnoreCase(text))
+                {
+                    return rc;
+                }
+            }
+            throw new IllegalArgumentException("the RC library must be \"disni\" (the default) or \"native\", was '" +
+                text + "'");
+        }
+
+        @Override
+        public String toString()
+        {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
     public static final String DEFAULT_MULTICAST_GROUP = "239.77.0.0";
 
     private String device;
@@ -54,6 +89,7 @@ public final class VerbsContext
     private int sendRingBytes = 1 << 20;
     private long setupTimeoutMillis = 5000;
     private long minimumMemlockBytes = 64L << 20;
+    private Rc rc = Rc.DISNI;
     private HugepageMode hugepages = HugepageMode.OFF;
     private AtomicCounter hugepageFallbackCounter;
 
@@ -125,9 +161,9 @@ public final class VerbsContext
             throw new IllegalArgumentException("sendRingBytes must be a power of two of at least 65536, was " +
                 sendRingBytes);
         }
-        if (null == hugepages)
+        if (null == rc || null == hugepages)
         {
-            throw new IllegalArgumentException("hugepages must be set (AUTO, OFF or REQUIRED)");
+            throw new IllegalArgumentException("rc (disni or native) and hugepages (auto, off or required) must be set");
         }
         if (setupTimeoutMillis < 1 || setupTimeoutMillis > TimeUnit.MINUTES.toMillis(10))
         {
@@ -324,6 +360,17 @@ public final class VerbsContext
     public VerbsContext minimumMemlockBytes(final long minimumMemlockBytes)
     {
         this.minimumMemlockBytes = minimumMemlockBytes;
+        return this;
+    }
+
+    public Rc rc()
+    {
+        return rc;
+    }
+
+    public VerbsContext rc(final Rc rc)
+    {
+        this.rc = rc;
         return this;
     }
 

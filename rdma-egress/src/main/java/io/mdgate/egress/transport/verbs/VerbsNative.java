@@ -169,6 +169,11 @@ public final class VerbsNative
 
     static native int deviceClose0(long device);
 
+    /** keys: lkey, rkey. */
+    static native long regMr0(long device, long address, long length, boolean remoteWrite, int[] keys);
+
+    static native int deregMr0(long memoryRegion);
+
     /** @return the device's {@code struct ibv_context *}, the one librdmacm's ids on the device share. */
     static native long deviceContext0(long device);
 
@@ -178,7 +183,35 @@ public final class VerbsNative
     /** Unmaps what {@link #mapHuge0(long)} mapped: 0 or -errno. */
     static native int unmap0(long address, long length);
 
+    // Control connections (mdgate_rc.c). params: send depth, receive buffers, largest message, send ring bytes.
+
+    static native long listen0(long device, String ip, int port, int backlog);
+
+    static native String listenerEndpoint0(long listener);
+
+    static native int listenerClose0(long listener);
+
+    /** @return connection requests accept0 dropped because their requester had given up (stale). */
+    static native long listenerStale0(long listener);
+
+    static native long accept0(long listener, int[] params);
+
+    static native long connect0(long device, String ip, int port, int timeoutMillis, int[] params);
+
+    static native int rcPoll0(long connection, long address, int capacity, int limit);
+
+    static native int rcSend0(long connection, long address, int length);
+
+    static native int rcWrite0(long connection, long address, int lkey, int length, long remoteAddress, int rkey);
+
+    static native int rcWriteLong0(long connection, long value, long remoteAddress, int rkey);
+
+    static native String rcAddress0(long connection, boolean local);
+
+    static native int rcClose0(long connection);
+
     // Multicast (mdgate_ud.c). params: send depth, receive buffers, largest datagram, join timeout ms.
+
     static native long udOpen0(long device, String localIp, String groupIp, int[] params);
 
     static native int udSend0(long multicast, long address, int length);

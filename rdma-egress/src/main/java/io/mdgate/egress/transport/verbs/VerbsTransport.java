@@ -30,10 +30,11 @@ import java.util.function.Consumer;
  * (see {@link EgressTransport}).
  * <p>
  * Two libraries drive it. The RC path (regions, control connections, RDMA Writes) goes through DiSNI's Java verbs
- * API ({@code RdmaCmId}, {@code IbvPd}, {@code IbvMr}, {@code IbvQP} and its pre-built {@code SVCPostSend} /
- * {@code SVCPostRecv} / {@code SVCPollCq} calls, over the project's {@code libdisni}). The UD multicast stream goes
- * through the project's own JNI library {@code libmdgate-verbs}: DiSNI cannot express address handles, UD sends or
- * group joins. Both use the device context librdmacm opened, which the DiSNI path checks.
+ * API by default ({@link VerbsContext.Rc#DISNI}: {@code RdmaCmId}, {@code IbvPd}, {@code IbvMr}, {@code IbvQP} and
+ * its pre-built {@code SVCPostSend} / {@code SVCPollCq} calls, over the project's {@code libdisni}), or through the
+ * project's own JNI library {@code libmdgate-verbs} ({@link VerbsContext.Rc#NATIVE}). UD multicast is always the
+ * own library's: DiSNI cannot express address handles, UD sends or group joins. Both open the same device context
+ * (librdmacm's), which the DiSNI path checks.
  * <p>
  * Construction opens the device and fails at once, with a {@link TransportException} that says what to do, when
  * there is no RDMA device, the named one is missing, the locked-memory limit is too low or the port is down.
@@ -43,6 +44,9 @@ import java.util.function.Consumer;
  */
 public final class VerbsTransport implements EgressTransport
 {
+    private static final int ECONNREFUSED = 111;
+    private static final int EHOSTUNREACH = 113;
+    private static final int CONTROL_POLL_BATCH = 64;
     private static final int STREAM_POLL_BATCH = 64;
     private static final int PUBLICATION_SEND_DEPTH = 1024;
 
@@ -85,11 +89,14 @@ public final class VerbsTransport implements EgressTransport
         }
         this.log = log;
         this.mtu = Math.min(context.mtu(), device.activeMtu());
-        final String reason = DisniSupport.unavailabilityReason();
-        if (null != reason)
+        if (this.context.rc() == VerbsContext.Rc.DISNI)
         {
-            device.close();
-            throw new TransportException(reason);
+            final String reason = DisniSupport.unavailabilityReason();
+            if (null != reason)
+            {
+                device.close();
+                throw new TransportException(reason);
+            }
         }
     }
 
@@ -127,6 +134,12 @@ public final class VerbsTransport implements EgressTransport
         return "verbs";
     }
 
+    /** @return the library of the RC path. */
+    public VerbsContext.Rc rc()
+    {
+        return context.rc();
+    }
+
     /** @return regions put on regular pages although hugepages were asked for (AUTO). */
     public long hugepageFallbacks()
     {
@@ -158,7 +171,12 @@ public final class VerbsTransport implements EgressTransport
         {
             throw new TransportException("a region needs at least 1 byte, asked for " + length);
         }
-        return track(DisniRegion.register(disni(), memory(length), length, access));
+        final RegionMemory memory = memory(length);
+        if (context.rc() == VerbsContext.Rc.DISNI)
+        {
+            return track(DisniRegion.register(disni(), memory, length, access));
+        }
+        return track(VerbsRegion.register(device, memory, length, access));
     }
 
     /** Regions of 1 MiB and more go on 2 MiB pages when asked for; smaller ones would waste most of a page. */
@@ -227,6 +245,12 @@ public final class VerbsTransport implements EgressTransport
         return handle;
     }
 
+    private int[] connectionParams()
+    {
+        return new int[] {context.sendQueueDepth(), context.controlReceiveBuffers(), context.controlMessageLength(),
+            context.sendRingBytes()};
+    }
+
     @Override
     public ControlServer bindControl()
     {
@@ -236,7 +260,18 @@ public final class VerbsTransport implements EgressTransport
             throw new TransportException("the publisher needs the control address of its RDMA interface, not " +
                 "0.0.0.0: the multicast stream joins from it");
         }
-        return track(DisniControlServer.listen(context, disni(), 64, this::track, log));
+        if (context.rc() == VerbsContext.Rc.DISNI)
+        {
+            return track(DisniControlServer.listen(context, disni(), 64, this::track, log));
+        }
+        final long listener = VerbsNative.listen0(device.handle(), context.controlHost(), context.controlPort(), 64);
+        if (listener < 0)
+        {
+            throw new TransportException("cannot listen on " + context.controlAddress() + " with " + device.name() +
+                ": " + VerbsResults.describe(listener));
+        }
+        return track(new VerbsControlServer(listener, connectionParams(), context.controlMessageLength(),
+            CONTROL_POLL_BATCH, this::track, log));
     }
 
     /**
@@ -259,25 +294,46 @@ public final class VerbsTransport implements EgressTransport
             final long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             final int stepMillis = (int)(remainingMillis <= 0 ? context.setupTimeoutMillis() :
                 Math.min(remainingMillis, context.setupTimeoutMillis()));
-            try
+            if (context.rc() == VerbsContext.Rc.DISNI)
             {
-                final DisniControlChannel channel = connectDisni(stepMillis);
+                try
+                {
+                    final DisniControlChannel channel = connectDisni(stepMillis);
+                    final String localEnd = channel.localAddress();
+                    lastLocalAddress = localEnd.substring(0, localEnd.lastIndexOf(':'));
+                    return track(channel);
+                }
+                catch (final DisniSupport.DisniSetupException ex)
+                {
+                    last = ex.getMessage();
+                    if (!ex.retryable())
+                    {
+                        break;
+                    }
+                }
+                catch (final IOException | TransportException ex)
+                {
+                    // The route towards the publisher may come and go (a link that is down): asked again.
+                    last = ex.getMessage();
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+                continue;
+            }
+            final long handle = VerbsNative.connect0(device.handle(), context.controlHost(), context.controlPort(),
+                stepMillis, connectionParams());
+            if (handle > 0)
+            {
+                final VerbsControlChannel channel = new VerbsControlChannel(handle, context.controlMessageLength(),
+                    CONTROL_POLL_BATCH);
                 final String localEnd = channel.localAddress();
                 lastLocalAddress = localEnd.substring(0, localEnd.lastIndexOf(':'));
                 return track(channel);
             }
-            catch (final DisniSupport.DisniSetupException ex)
+            last = VerbsResults.describe(handle);
+            final int errno = (int)-handle;
+            if (errno != ECONNREFUSED && errno != VerbsNative.ETIMEDOUT && errno != EHOSTUNREACH)
             {
-                last = ex.getMessage();
-                if (!ex.retryable())
-                {
-                    break;
-                }
-            }
-            catch (final IOException | TransportException ex)
-            {
-                // The route towards the publisher may come and go (a link that is down): asked again.
-                last = ex.getMessage();
+                break;
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
         }
