@@ -69,6 +69,10 @@ wait_pid()
     wait "$pid"
 }
 
+# Background processes of this step, stopped by PID when it ends whichever way.
+children=()
+stop_children() { local pid; for pid in "${children[@]}"; do kill -KILL "$pid" 2>/dev/null; done; }
+
 # publish NAME CONTENT: a file for the other guest, whole or not at all.
 publish() { printf '%s\n' "$2" >"$ex/$1.tmp" && mv "$ex/$1.tmp" "$ex/$1"; }
 
@@ -93,6 +97,7 @@ perf_server()
     shift 3
     timeout "$tool_limit" "$tool" -d "$RXE_DEV" -x "$RXE_GID_INDEX" -F -p "$port" -s "$msg_size" "$@" >"$log" 2>&1 &
     pid=$!
+    children+=("$pid")
     for ((i = 0; i < 300; i++)); do
         ss -Hltn "sport = :$port" | grep -q . && break
         kill -0 "$pid" 2>/dev/null || break
@@ -193,7 +198,8 @@ pair_benchmark()
     java "${flags[@]}" -Djava.library.path="${MDGATE_NATIVE:-}" -Djava.io.tmpdir=/tmp \
         -XX:ErrorFile="$MDGATE_RESULTS/hs_err_pid%p.log" -cp "$MDGATE_CLASSPATH" "$bench_main" --role "$role" \
         --device "$RXE_DEV" --address "$RXE_IPV4" --peer "$PEER_IPV4" --seconds "$bench_seconds" >"$log" 2>&1 &
-    wait_pid $! 30
+    children+=($!)
+    wait_pid $! 5
     rc=$?
     cat "$log"
     echo "VerbsPairBenchmark --role $role exit $rc after $(report_elapsed "$started") s" | tee -a "$report"
@@ -274,7 +280,7 @@ figures()
 
 role_a()
 {
-    trap 'touch "$ex/abort"' EXIT
+    trap 'stop_children; touch "$ex/abort"' EXIT
     report_begin softroce.pair.bench.a
     : >"$report"
     printf 'test\tbytes\titerations\tmetric\tvalue\n' >"$perftest_tsv"
@@ -301,7 +307,7 @@ role_a()
 
 role_b()
 {
-    trap 'touch "$ex/abort"' EXIT
+    trap 'stop_children; touch "$ex/abort"' EXIT
     report_begin softroce.pair.bench.b
     : >"$report"
     check host_a_reaches_the_benchmark both_hosts_ready || { report_end; return 1; }
