@@ -176,7 +176,11 @@ write_lat() { perf write_lat 18621 ib_write_lat -n 1000 && { [[ $ROLE != gateway
 # The rates run for a duration (-D) rather than a count (checks.sh's -n 5000): across the hosts b drops UD datagrams
 # whenever it falls behind a, and a server waiting for a count that never arrives gave up after 121 s (exit 17, no
 # figure). A window counts what arrived in it, as VerbsPairBenchmark does; ib_write_bw runs the same window.
-write_bw() { perf write_bw 18622 ib_write_bw -D "$perf_seconds" && { [[ $ROLE != gateway ]] || bw_row write_bw ib_write_bw client "RC RDMA Write"; }; }
+write_bw()
+{
+    perf write_bw 18622 ib_write_bw -D "$perf_seconds" || return 1
+    [[ $ROLE != gateway ]] || bw_row write_bw ib_write_bw client "RC RDMA Write"
+}
 
 # A run whose server still reports no rate gets one more attempt, decided on both hosts from the same server log.
 send_bw_ud()
