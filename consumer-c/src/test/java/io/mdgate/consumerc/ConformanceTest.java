@@ -198,12 +198,18 @@ class ConformanceTest
         cLate.awaitReady(60);
         final Thread day = new Thread(() ->
         {
+            // Evenly spaced, never in bursts: a build of a few hundred records two a cycle takes well under a
+            // millisecond, so it fell whole into the 2 ms pauses between bursts of ten that this day had before, and
+            // every part came out at one sequence. One tick every 20 µs (spun, not parked: a park sleeps far longer)
+            // lands several ticks inside any build, and the day still lasts 200 ms after the joiner is ready.
+            long next = System.nanoTime();
             for (long sequence = HALF + 1; sequence <= LAST; sequence++)
             {
                 harness.publish(tick(sequence));
-                if (sequence % 10 == 0)
+                next += 20_000L;
+                while (System.nanoTime() - next < 0)
                 {
-                    LockSupport.parkNanos(2_000_000L); // about 5,000 ticks/s: the build spans many of them
+                    Thread.onSpinWait();
                 }
             }
         }, "day");
