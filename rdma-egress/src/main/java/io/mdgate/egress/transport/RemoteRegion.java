@@ -33,6 +33,24 @@ public interface RemoteRegion extends AutoCloseable
      */
     int writeLong(int remoteOffset, long value);
 
+    /**
+     * @return whether a write of {@code length} bytes from {@code sourceOffset} of a source of {@code sourceLength}
+     *         bytes to {@code remoteOffset} of a region of {@code remoteLength} bytes stays inside both: what every
+     *         implementation checks before posting, since a write the device refuses breaks the connection.
+     */
+    static boolean writeFits(final int remoteOffset, final int length, final int remoteLength, final int sourceOffset,
+        final int sourceLength)
+    {
+        return remoteOffset >= 0 && length >= 0 && remoteOffset <= remoteLength - length && sourceOffset >= 0 &&
+            sourceOffset <= sourceLength - length;
+    }
+
+    /** @return whether an 8-byte aligned value at {@code remoteOffset} fits a region of {@code remoteLength}. */
+    static boolean longFits(final int remoteOffset, final int remoteLength)
+    {
+        return remoteOffset >= 0 && (remoteOffset & 7) == 0 && remoteOffset <= remoteLength - 8;
+    }
+
     /** Stops writing into the peer's region and releases what was opened. Idempotent. */
     @Override
     void close();

@@ -100,7 +100,7 @@ final class ShmRemoteRegion implements RemoteRegion, ShmResource
         {
             return TransportResult.NOT_CONNECTED;
         }
-        if (remoteOffset < 0 || (remoteOffset & 7) != 0 || remoteOffset > buffer.capacity() - 8)
+        if (!RemoteRegion.longFits(remoteOffset, buffer.capacity()))
         {
             return TransportResult.OUT_OF_BOUNDS;
         }

@@ -226,6 +226,8 @@ final class DisniControlChannel implements ControlChannel, VerbsResource
                 return TransportResult.OK;
             case DisniSendQueue.AGAIN:
                 return TransportResult.BACK_PRESSURED;
+            case DisniSendQueue.TOO_LONG:
+                return TransportResult.TOO_LONG;
             default:
                 connected = false;
                 return TransportResult.NOT_CONNECTED;

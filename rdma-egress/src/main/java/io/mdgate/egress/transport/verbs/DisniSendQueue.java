@@ -36,6 +36,8 @@ final class DisniSendQueue
     static final int OK = 0;
     static final int AGAIN = -1;
     static final int DOWN = -2;
+    /** A payload larger than {@link #COPY_MAX} without registered memory to send it from: refused, nothing posted. */
+    static final int TOO_LONG = -3;
     /** Payloads up to this size are copied at post time: the caller's buffer is free on return. */
     static final int COPY_MAX = 4096;
     private static final int SIGNAL_EVERY = 16;
@@ -204,7 +206,7 @@ final class DisniSendQueue
         {
             if (length > COPY_MAX)
             {
-                return DOWN;
+                return TOO_LONG;
             }
             final long need = (length + SLOT_ALIGN - 1) & -SLOT_ALIGN;
             long slot = reserve(need);

@@ -41,8 +41,7 @@ final class VerbsRemoteRegion implements RemoteRegion, VerbsResource
         {
             return TransportResult.NOT_CONNECTED;
         }
-        if (remoteOffset < 0 || length < 0 || remoteOffset > this.length - length || sourceOffset < 0 ||
-            sourceOffset > source.length() - length)
+        if (!RemoteRegion.writeFits(remoteOffset, length, this.length, sourceOffset, source.length()))
         {
             return TransportResult.OUT_OF_BOUNDS;
         }
@@ -58,7 +57,7 @@ final class VerbsRemoteRegion implements RemoteRegion, VerbsResource
         {
             return TransportResult.NOT_CONNECTED;
         }
-        if (remoteOffset < 0 || (remoteOffset & 7) != 0 || remoteOffset > length - 8)
+        if (!RemoteRegion.longFits(remoteOffset, length))
         {
             return TransportResult.OUT_OF_BOUNDS;
         }
