@@ -5,6 +5,8 @@ import io.mdgate.core.tick.sbe.Side;
 import io.mdgate.egress.consumer.DeliveryPath;
 import io.mdgate.egress.protocol.SubscriptionView;
 import io.mdgate.egress.protocol.TickLayout;
+import io.mdgate.egress.TickSource;
+import io.mdgate.egress.publisher.EgressPublisher;
 import io.mdgate.egress.publisher.PublisherContext;
 import io.mdgate.egress.support.PublisherHarness;
 import io.mdgate.egress.support.Ticks;
@@ -188,34 +190,23 @@ class ConformanceTest
     @Test
     void shouldDeliverEachInstrumentAfterItsOwnSnapshotSequenceWhileTheDayGoesOn() throws Exception
     {
+        final BuildPacedDay day = new BuildPacedDay();
         harness = new PublisherHarness(ShmInstance.context(ShmInstance.unique()), List.of("c-snap"),
             context -> context.heartbeatTimeoutNanos(TimeUnit.SECONDS.toNanos(30)).orderSnapshots(true)
-                .snapshotRecordsPerCycle(2));
+                .snapshotRecordsPerCycle(2).tickSource(day.over(context.tickSource())));
+        day.publisher = harness.publisher();
         publish(1, HALF);
-        // The day goes on only once the joiner is subscribed, so the build falls within it however slowly the
-        // process starts (before, a joiner that came after the day's end saw every part at the same sequence).
+        harness.awaitDrained();
+        // The rest of the day waits in the harness's ring, held until the joiner's snapshot is under way; then the
+        // publisher takes one tick a duty cycle while it builds two records a cycle, so the build falls within the
+        // day and its parts come out at different sequences however the threads of a loaded host are scheduled.
+        // (Ticks spaced in time instead raced the build: a build of a few hundred records fell whole between two
+        // ticks 20 µs apart on a busy CI host, and every part came out at one sequence.)
+        day.hold = true;
+        publish(HALF + 1, LAST);
         final NativeProcess cLate = cConsumer("c-snap", "--instruments", "1,2,3", "--snapshot");
-        cLate.awaitReady(60);
-        final Thread day = new Thread(() ->
-        {
-            // Evenly spaced, never in bursts: a build of a few hundred records two a cycle takes well under a
-            // millisecond, so it fell whole into the 2 ms pauses between bursts of ten that this day had before, and
-            // every part came out at one sequence. One tick every 20 µs (spun, not parked: a park sleeps far longer)
-            // lands several ticks inside any build, and the day still lasts 200 ms after the joiner is ready.
-            long next = System.nanoTime();
-            for (long sequence = HALF + 1; sequence <= LAST; sequence++)
-            {
-                harness.publish(tick(sequence));
-                next += 20_000L;
-                while (System.nanoTime() - next < 0)
-                {
-                    Thread.onSpinWait();
-                }
-            }
-        }, "day");
-        day.start();
         assertEquals(0, cLate.awaitExit(120), cLate.err().toString());
-        day.join(TimeUnit.SECONDS.toMillis(60));
+        assertTrue(day.pacedTicks > 1, "ticks taken while the snapshot was built: " + day.pacedTicks);
         final List<byte[]> delivered = parse(cLate);
         final long from = cLate.err().stream().filter(line -> line.contains(": snapshot at sequence "))
             .map(line -> Long.parseLong(line.replaceAll(".*: snapshot at sequence (\\d+).*", "$1")))
@@ -344,5 +335,37 @@ class ConformanceTest
         assertTrue(count(stream, EventType.TOP_OF_BOOK) > 100, "TOP takes TOP_OF_BOOK ticks");
         assertTrue(count(late, EventType.ADD) > 1000 && count(late, EventType.LEVEL) == 0, "ORDERS takes order events");
         assertEquals(2, late.get(0)[0], "the late joiner recovered from the start: sequence 2 names its instrument 4");
+    }
+
+    /**
+     * The publisher's tick source in the per-instrument snapshot test: once {@link #hold} is set it hands over no tick
+     * until a snapshot is under way, then one a duty cycle while it is, then every waiting tick again. Read and written
+     * on the publisher's thread only, apart from the two set-up fields.
+     */
+    private static final class BuildPacedDay
+    {
+        volatile EgressPublisher publisher;
+        volatile boolean hold;
+        volatile long pacedTicks;
+        private boolean snapshotSeen;
+
+        TickSource over(final TickSource source)
+        {
+            return (handler, limit) ->
+            {
+                if (!hold)
+                {
+                    return source.poll(handler, limit);
+                }
+                if (publisher.snapshotsUnderWay() > 0)
+                {
+                    snapshotSeen = true;
+                    final int taken = source.poll(handler, 1);
+                    pacedTicks += taken;
+                    return taken;
+                }
+                return snapshotSeen ? source.poll(handler, limit) : 0;
+            };
+        }
     }
 }
