@@ -2,6 +2,7 @@ package io.mdgate.app;
 
 import java.util.concurrent.Callable;
 
+import io.mdgate.app.clock.ClockCommand;
 import io.mdgate.app.config.CoresCommand;
 import io.mdgate.app.config.DoctorCommand;
 import io.mdgate.app.config.MapCommand;
@@ -47,7 +48,7 @@ import picocli.CommandLine.Spec;
         SimCommand.class, DecodeCommand.class, IngressCommand.class, RecordCommand.class, ReplayCommand.class,
         JournalCommand.class, PublishCommand.class, ConsumeCommand.class, RunCommand.class, StatCommand.class,
         ErrorsCommand.class, DemoCommand.class, ReportCommand.class, MapCommand.class, CoresCommand.class,
-        PortsCommand.class, DoctorCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class })
+        PortsCommand.class, DoctorCommand.class, ClockCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class })
 public final class Main implements Callable<Integer>
 {
     @Spec

@@ -116,6 +116,11 @@ class CliFailureTest
             Arguments.of("cores", List.of("cores", "-c", m), 2, "mdgate cores: " + m + ": no such file"),
             Arguments.of("ports", List.of("ports", "-c", m), 2, "mdgate ports: " + m + ": no such file"),
             Arguments.of("doctor", List.of("doctor", "-c", m), 2, "mdgate doctor: " + m + ": no such file"),
+            // Not an address of this host (TEST-NET-3): nothing is sent, the bind is refused (1).
+            Arguments.of("clock", List.of("clock", "--serve", "203.0.113.7:7480"), 1,
+                "mdgate clock: cannot answer on 203.0.113.7:7480 ("),
+            Arguments.of("clock", List.of("clock", "--peer", "127.0.0.1"), 2,
+                "mdgate clock: --peer: '127.0.0.1' is not IP:PORT with a port from 1 to 65535, e.g. 10.0.0.1:7480"),
             Arguments.of("help", List.of("help", "nosuch"), 2, "mdgate: Unknown subcommand 'nosuch'."));
     }
 
@@ -128,7 +133,11 @@ class CliFailureTest
                 "mdgate replay: Invalid value for option '--from-seq'"),
             Arguments.of(List.of("publish", "--messages", "1e6"), "mdgate publish: Invalid value for option " +
                 "'--messages'"),
-            Arguments.of(List.of("run", "--config", "c.toml", "--duration", "-1"), "mdgate run: --duration"));
+            Arguments.of(List.of("run", "--config", "c.toml", "--duration", "-1"), "mdgate run: --duration"),
+            Arguments.of(List.of("clock", "--peer", "127.0.0.1:7480", "--probes", "0"),
+                "mdgate clock: --probes must be 1 to 100000, was 0"),
+            Arguments.of(List.of("consume", "--consumer", "c", "--token", "t", "--all", "--clock-offset-ns",
+                "86400000000001"), "mdgate consume: --clock-offset-ns must be within a day either way"));
     }
 
     static Stream<String> commands()

@@ -3,6 +3,7 @@ package io.mdgate.app.egress;
 import io.mdgate.app.StopSignal;
 import io.mdgate.core.tick.TickHandler;
 import io.mdgate.core.tick.TickJson;
+import io.mdgate.core.time.MonotonicEpochClock;
 import io.mdgate.egress.consumer.ConsumerContext;
 import io.mdgate.egress.consumer.ConsumerCounters;
 import io.mdgate.egress.consumer.ConsumerRejectedException;
@@ -129,6 +130,12 @@ public final class ConsumeCommand implements Callable<Integer>
         description = "What the polling thread does when idle (default ${DEFAULT-VALUE}; spin takes a whole core).")
     String idle;
 
+    @Option(names = "--clock-offset-ns", paramLabel = "NS", defaultValue = "0",
+        description = "Add NS to this host's clock when timing ticks (--stats latency): the gateway host's clock " +
+            "minus this one's, as 'mdgate clock --peer' prints it, where the two hosts' clocks are not synchronised; " +
+            "within a day either way (default 0).")
+    long clockOffsetNanos;
+
     @Option(names = "--connect-timeout-ms", paramLabel = "MS", defaultValue = "10000",
         description = "How long to wait for the publisher (default ${DEFAULT-VALUE}).")
     long connectTimeoutMillis;
@@ -172,6 +179,10 @@ public final class ConsumeCommand implements Callable<Integer>
                     nextStats += TimeUnit.MILLISECONDS.toNanos(statsIntervalMillis);
                 }
                 idleStrategy.idle(work);
+            }
+            if (null != statsLine)
+            {
+                statsLine.printTotal(System.nanoTime());
             }
             out.flush();
             err.println("mdgate consume: " + summary(consumer.counters(), consumer.lastDeliveredSequence()));
@@ -218,6 +229,12 @@ public final class ConsumeCommand implements Callable<Integer>
             throw new ParameterException(spec.commandLine(),
                 "--count and --duration must not be negative; --stats-interval-ms and --connect-timeout-ms positive");
         }
+        if (Math.abs(clockOffsetNanos) > TimeUnit.DAYS.toNanos(1))
+        {
+            throw new ParameterException(spec.commandLine(), "--clock-offset-ns must be within a day either way (" +
+                TimeUnit.DAYS.toNanos(1) + " ns), was " + clockOffsetNanos + ": it is nanoseconds, as mdgate clock " +
+                "--peer prints it");
+        }
         if (snapshot && resumeFrom > 0)
         {
             throw new ParameterException(spec.commandLine(), "--snapshot and --resume-from exclude each other: the " +
@@ -232,6 +249,7 @@ public final class ConsumeCommand implements Callable<Integer>
             .directoryOnConnect(!snapshot && resumeFrom <= 0 && !noDirectory)
             .depthLevels(depthLevels)
             .connectTimeoutNanos(TimeUnit.MILLISECONDS.toNanos(connectTimeoutMillis))
+            .epochClock(new MonotonicEpochClock(new MonotonicEpochClock().offsetNanos() + clockOffsetNanos))
             .eventLog(message -> spec.commandLine().getErr().println("mdgate consume: " + message));
         try
         {
@@ -336,12 +354,17 @@ public final class ConsumeCommand implements Callable<Integer>
         }
     }
 
-    /** One line of statistics per interval: rate, gaps, recoveries and latency percentiles of the interval. */
+    /**
+     * One line of statistics per interval: rate, gaps, recoveries and latency percentiles of the interval; at the end
+     * one {@code total} line over the whole run (the last part interval included, nothing trimmed).
+     */
     private static final class StatsLine
     {
         private final EgressConsumer consumer;
         private final PrintWriter out;
         private final Histogram interval = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        private final Histogram total = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        private final long startNanos;
         private long lastNanos;
         private long lastDelivered;
 
@@ -349,7 +372,21 @@ public final class ConsumeCommand implements Callable<Integer>
         {
             this.consumer = consumer;
             this.out = out;
+            this.startNanos = startNanos;
             this.lastNanos = startNanos;
+        }
+
+        void printTotal(final long nowNanos)
+        {
+            total.add(consumer.latency());
+            final ConsumerCounters counters = consumer.counters();
+            out.println(String.format(Locale.ROOT,
+                "total: %.1f s | delivered %d (last seq %d) | gaps %d, recoveries %d/%d, unrecovered %d, laps %d | " +
+                "latency us p50 %.1f p99 %.1f p99.9 %.1f max %.1f (%d timed)", (nowNanos - startNanos) / 1e9,
+                counters.delivered(), consumer.lastDeliveredSequence(), counters.gaps(),
+                counters.recoveriesCompleted(), counters.recoveriesRequested(), counters.unrecovered(), counters.laps(),
+                total.getValueAtPercentile(50) / 1e3, total.getValueAtPercentile(99) / 1e3,
+                total.getValueAtPercentile(99.9) / 1e3, total.getMaxValue() / 1e3, total.getTotalCount()));
         }
 
         void print(final long nowNanos)
@@ -359,6 +396,7 @@ public final class ConsumeCommand implements Callable<Integer>
             final double seconds = (nowNanos - lastNanos) / 1e9;
             interval.reset();
             interval.add(consumer.latency());
+            total.add(interval);
             consumer.latency().reset();
             out.println(String.format(Locale.ROOT,
                 "rate %.0f ticks/s | delivered %d (last seq %d) | gaps %d, recoveries %d/%d, unrecovered %d, " +

@@ -97,11 +97,61 @@ class EgressCommandsTest
         }
         assertSymbols(ticks, 20, false);
         final List<String> stats = lines(all.out);
-        assertFalse(stats.isEmpty());
-        assertTrue(stats.get(stats.size() - 1).matches("rate \\d+ ticks/s \\| delivered \\d+ .*unrecovered 0, laps \\d+ " +
-            "\\| latency us p50 .* p99 .* p99.9 .* max .*"), stats.get(stats.size() - 1));
+        assertTrue(stats.size() >= 2, stats.toString());
+        assertTrue(stats.get(stats.size() - 2).matches("rate \\d+ ticks/s \\| delivered \\d+ .*unrecovered 0, laps \\d+ " +
+            "\\| latency us p50 .* p99 .* p99.9 .* max .*"), stats.get(stats.size() - 2));
+        assertTrue(stats.get(stats.size() - 1).startsWith("total: "), stats.get(stats.size() - 1));
         assertTrue(publish.out.toString().contains("30000 messages ->"), publish.out.toString());
         assertTrue(publish.out.toString().contains("consumers welcomed 2"), publish.out.toString());
+    }
+
+    /**
+     * {@code --clock-offset-ns} moves the consumer's clock: a consumer told the publisher's clock is 2 s ahead times
+     * every tick 2 s later than one on the same host told nothing; and the {@code total} line at the end counts every
+     * tick the interval lines timed.
+     */
+    @Test
+    void shouldTimeTicksOnTheClockTheOffsetGivesAndEndWithATotalLine() throws Exception
+    {
+        final Run publish = new Run(new PublishCommand());
+        final Future<Integer> publisher = threads.submit(() -> publish.execute("--shm-instance", instance,
+            "--token", "plain=t1", "--token", "shifted=t2", "--messages", "20000", "--rate", "20000",
+            "--wait-consumers", "2", "--linger-ms", "1000", "--instruments", "10"));
+        final Run plain = new Run(new ConsumeCommand());
+        final Future<Integer> plainConsumer = threads.submit(() -> plain.execute("--shm-instance", instance,
+            "--consumer", "plain", "--token", "t1", "--all", "--stats", "--stats-interval-ms", "300",
+            "--duration", "3"));
+        final Run shifted = new Run(new ConsumeCommand());
+        final Future<Integer> shiftedConsumer = threads.submit(() -> shifted.execute("--shm-instance", instance,
+            "--consumer", "shifted", "--token", "t2", "--all", "--stats", "--stats-interval-ms", "300",
+            "--duration", "3", "--clock-offset-ns", "2000000000"));
+
+        assertEquals(0, plainConsumer.get(60, TimeUnit.SECONDS), plain.err.toString());
+        assertEquals(0, shiftedConsumer.get(60, TimeUnit.SECONDS), shifted.err.toString());
+        assertEquals(0, publisher.get(60, TimeUnit.SECONDS), publish.err.toString());
+        final double plainP50 = totalLatency(lines(plain.out), "p50");
+        final double shiftedP50 = totalLatency(lines(shifted.out), "p50");
+        assertTrue(plainP50 >= 0 && plainP50 < 1_000_000, "one host, one clock: p50 " + plainP50 + " us");
+        assertTrue(shiftedP50 >= 2_000_000 && shiftedP50 < 3_000_000, "2 s later: p50 " + shiftedP50 + " us");
+        for (final Run run : List.of(plain, shifted))
+        {
+            final List<String> stats = lines(run.out);
+            final String total = stats.get(stats.size() - 1);
+            final long timedInIntervals = stats.subList(0, stats.size() - 1).stream()
+                .mapToLong(line -> Long.parseLong(line.replaceAll(".*\\((\\d+) timed\\)$", "$1"))).sum();
+            final long timedInTotal = Long.parseLong(total.replaceAll(".*\\((\\d+) timed\\)$", "$1"));
+            assertTrue(timedInTotal >= timedInIntervals && timedInTotal > 10_000, "the total counts the whole run, " +
+                "the last part interval too: " + timedInTotal + " against " + timedInIntervals + " in " + stats);
+        }
+    }
+
+    private static double totalLatency(final List<String> stats, final String percentile)
+    {
+        final String total = stats.get(stats.size() - 1);
+        assertTrue(total.matches("total: \\d+\\.\\d s \\| delivered \\d+ \\(last seq \\d+\\) \\| gaps \\d+, " +
+            "recoveries \\d+/\\d+, unrecovered 0, laps \\d+ \\| latency us p50 [0-9.]+ p99 [0-9.]+ p99.9 [0-9.]+ max " +
+            "[0-9.]+ \\(\\d+ timed\\)"), total);
+        return Double.parseDouble(total.replaceAll(".* " + percentile.replace(".", "\\.") + " ([0-9.]+) .*", "$1"));
     }
 
     @Test
